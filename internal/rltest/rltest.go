@@ -19,13 +19,13 @@ import (
 )
 
 // StubsDir returns the directory that holds the library stubs, a GOPATH
-// tree (stubs/src/<import path>).
+// tree (testdata/src/<import path>: the go command ignores testdata).
 func StubsDir() string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		panic("rltest: cannot locate source")
 	}
-	return filepath.Join(filepath.Dir(file), "stubs")
+	return filepath.Join(filepath.Dir(file), "testdata")
 }
 
 // WithStubs returns a temporary GOPATH directory holding the library stubs

@@ -1,0 +1,144 @@
+// Package fixutil builds the small text edits that suggested fixes share:
+// adding an import, choosing a fresh name, rendering zero values. It never
+// mutates the syntax tree.
+package fixutil
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// AddImport returns the name by which file can refer to the package path
+// at pos, and the edits that add the import when the file lacks it. An
+// existing import is reused; a new one gets the package's last path
+// element, or a fresh local name when that is taken at pos.
+func AddImport(info *types.Info, file *ast.File, path string, pos token.Pos) (name string, edits []analysis.TextEdit) {
+	for _, spec := range file.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil || p != path {
+			continue
+		}
+		if spec.Name != nil {
+			if spec.Name.Name == "_" || spec.Name.Name == "." {
+				continue
+			}
+			return spec.Name.Name, nil
+		}
+		if pkg, ok := info.Implicits[spec].(*types.PkgName); ok {
+			return pkg.Name(), nil
+		}
+	}
+	base := path[strings.LastIndex(path, "/")+1:]
+	name = FreshName(info, file, pos, base)
+	spec := strconv.Quote(path)
+	if name != base {
+		spec = name + " " + spec
+	}
+	// Insert into the first import declaration, or after the package clause.
+	for _, d := range file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		if gd.Lparen.IsValid() {
+			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + spec + "\n")}}
+		}
+		return name, []analysis.TextEdit{{Pos: gd.End(), End: gd.End(), NewText: []byte("\nimport " + spec)}}
+	}
+	at := file.Name.End()
+	return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}}
+}
+
+// FreshName returns base, or base followed by a number, such that the name
+// is declared neither in the file's scope chain at pos nor in the package
+// scope (so a new package-level declaration cannot clash either).
+func FreshName(info *types.Info, file *ast.File, pos token.Pos, base string) string {
+	scope := info.Scopes[file]
+	inner := scope
+	if scope != nil {
+		inner = scope.Innermost(pos)
+	}
+	taken := func(name string) bool {
+		if inner != nil {
+			if _, obj := inner.LookupParent(name, pos); obj != nil {
+				return true
+			}
+		}
+		if scope != nil && scope.Parent() != nil && scope.Parent().Lookup(name) != nil {
+			return true // package scope: declared in another file or later
+		}
+		return scope != nil && scope.Lookup(name) != nil
+	}
+	if !taken(base) && token.Lookup(base) == token.IDENT {
+		return base
+	}
+	for i := 2; ; i++ {
+		if name := fmt.Sprintf("%s%d", base, i); !taken(name) {
+			return name
+		}
+	}
+}
+
+// FileOf returns the file of pass that contains pos.
+func FileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// ZeroValue returns source text for the zero value of t, as seen from
+// package pkg, or "" when it cannot be written simply (a struct or array
+// of a type from a package the file may not import).
+func ZeroValue(t types.Type, pkg *types.Package) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Info()&types.IsNumeric != 0:
+			return "0"
+		case u.Info()&types.IsString != 0:
+			return `""`
+		case u.Kind() == types.UnsafePointer:
+			return "nil"
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil"
+	case *types.Struct, *types.Array:
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() == pkg && n.TypeArgs().Len() == 0 {
+			return n.Obj().Name() + "{}"
+		}
+	}
+	return ""
+}
+
+// Indent returns the indentation of the line holding pos.
+func Indent(pass *analysis.Pass, file *ast.File, pos token.Pos) string {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return ""
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	off := tf.Offset(pos)
+	start := off
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}

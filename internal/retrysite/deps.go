@@ -1,0 +1,234 @@
+package retrysite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"net/url"
+	"strings"
+)
+
+// depOf works out the dependency a call targets: the root object of its
+// receiver, the callee's package, or the URL host of an HTTP request.
+func (a *analyzer) depOf(call *ast.CallExpr) Dep {
+	fn := a.callee(call)
+	if fn == nil {
+		return Dep{}
+	}
+	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	if d, ok := a.httpDep(call, path, recv, name); ok {
+		return d
+	}
+	if recv != "" || isInterfaceMethod(fn) {
+		sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return Dep{}
+		}
+		return a.rootDep(sel.X)
+	}
+	if fn.Pkg() == nil {
+		return Dep{}
+	}
+	return Dep{Key: "pkg:" + path, Name: fn.Pkg().Name()}
+}
+
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// rootDep identifies the dependency behind a receiver expression: a
+// variable, or a field of a named type (s.inventory and t.inventory are the
+// same dependency when s and t have the same type).
+func (a *analyzer) rootDep(x ast.Expr) Dep {
+	x = unparen(x)
+	if st, ok := x.(*ast.StarExpr); ok {
+		x = unparen(st.X)
+	}
+	switch x := x.(type) {
+	case *ast.Ident:
+		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return Dep{}
+		}
+		return varDep(v)
+	case *ast.SelectorExpr:
+		if sel, ok := a.pass.TypesInfo.Selections[x]; ok {
+			if sel.Kind() != types.FieldVal {
+				return Dep{}
+			}
+			owner := sel.Recv()
+			if p, ok := owner.(*types.Pointer); ok {
+				owner = p.Elem()
+			}
+			return Dep{Key: "field:" + types.TypeString(owner, nil) + "." + x.Sel.Name, Name: x.Sel.Name}
+		}
+		// A qualified identifier: pkg.Var.
+		if v, ok := a.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok {
+			return varDep(v)
+		}
+	}
+	return Dep{}
+}
+
+func varDep(v *types.Var) Dep {
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return Dep{Key: "var:" + v.Pkg().Path() + "." + v.Name(), Name: v.Name()}
+	}
+	return Dep{Key: fmt.Sprintf("var:%s@%d", v.Name(), v.Pos()), Name: v.Name()}
+}
+
+// httpDep returns the URL host an HTTP call targets, when the call sends a
+// request whose URL is known.
+func (a *analyzer) httpDep(call *ast.CallExpr, path, recv, name string) (Dep, bool) {
+	isHTTP := path == "net/http" || strings.HasSuffix(path, "/go-retryablehttp")
+	if !isHTTP {
+		return Dep{}, false
+	}
+	var u ast.Expr
+	switch {
+	case name == "Do" && len(call.Args) == 1:
+		u = a.requestURL(call.Args[0])
+	case (name == "Get" || name == "Head" || name == "Post" || name == "PostForm") && len(call.Args) >= 1:
+		u = call.Args[0]
+	}
+	if u == nil {
+		return Dep{}, false
+	}
+	d := a.hostDep(u)
+	return d, d.Key != ""
+}
+
+// requestURL returns the URL argument of the construction of the request
+// req, when req is a local variable assigned once from http.NewRequest,
+// http.NewRequestWithContext or their go-retryablehttp equivalents.
+func (a *analyzer) requestURL(req ast.Expr) ast.Expr {
+	id, ok := unparen(req).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	call := a.definingCall(v)
+	if call == nil {
+		return nil
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return nil
+	}
+	switch fn.Name() {
+	case "NewRequest":
+		if len(call.Args) >= 2 {
+			return call.Args[1]
+		}
+	case "NewRequestWithContext":
+		if len(call.Args) >= 3 {
+			return call.Args[2]
+		}
+	}
+	return nil
+}
+
+// definingCall returns the call that defines the local variable v, when v
+// is declared with := or var from a call.
+func (a *analyzer) definingCall(v *types.Var) *ast.CallExpr {
+	call, _ := unparen(a.definingExpr(v)).(*ast.CallExpr)
+	return call
+}
+
+// definingExpr returns the expression that initialises the variable v in
+// its declaration (v := e, var v = e), or nil.
+func (a *analyzer) definingExpr(v *types.Var) ast.Expr {
+	for _, f := range a.pass.Files {
+		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
+			continue
+		}
+		var def ast.Expr
+		ast.Inspect(f, func(n ast.Node) bool {
+			if def != nil {
+				return false
+			}
+			if n != nil && (n.End() < v.Pos() || n.Pos() > v.Pos()) {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE {
+					break
+				}
+				for i, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && a.pass.TypesInfo.Defs[id] == v {
+						switch {
+						case len(n.Rhs) == 1:
+							def = n.Rhs[0]
+						case i < len(n.Rhs):
+							def = n.Rhs[i]
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if a.pass.TypesInfo.Defs[id] != v {
+						continue
+					}
+					switch {
+					case len(n.Values) == 1:
+						def = n.Values[0]
+					case i < len(n.Values):
+						def = n.Values[i]
+					}
+				}
+			}
+			return true
+		})
+		return def
+	}
+	return nil
+}
+
+// hostDep identifies the host of a URL expression: a constant URL's host,
+// or the field or variable its text starts with (s.baseURL + "/charge").
+func (a *analyzer) hostDep(e ast.Expr) Dep {
+	if s, ok := a.stringConst(e); ok {
+		u, err := url.Parse(s)
+		if err != nil || u.Host == "" {
+			return Dep{}
+		}
+		return Dep{Key: "host:" + u.Host, Name: u.Host}
+	}
+	e = unparen(e)
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			return a.hostDep(x.X)
+		}
+	case *ast.SelectorExpr:
+		if _, ok := a.pass.TypesInfo.Selections[x]; ok {
+			return a.rootDep(x)
+		}
+		if v, ok := a.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok {
+			return varDep(v)
+		}
+	case *ast.Ident:
+		if v, ok := a.pass.TypesInfo.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return varDep(v)
+		}
+	case *ast.CallExpr:
+		// fmt.Sprintf("%s/charge", s.baseURL)
+		if fn := a.callee(x); fn != nil && pkgPath(fn) == "fmt" && fn.Name() == "Sprintf" && len(x.Args) >= 2 {
+			if f, ok := a.stringConst(x.Args[0]); ok && strings.HasPrefix(f, "%s") {
+				return a.hostDep(x.Args[1])
+			}
+			if f, ok := a.stringConst(x.Args[0]); ok {
+				if u, err := url.Parse(f); err == nil && u.Host != "" && !strings.Contains(u.Host, "%") {
+					return Dep{Key: "host:" + u.Host, Name: u.Host}
+				}
+			}
+		}
+	}
+	return Dep{}
+}

@@ -1,0 +1,158 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// guardOf returns the budget guard that call is, or nil.
+func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
+	fn := a.callee(call)
+	if fn == nil {
+		return nil
+	}
+	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	var budget ast.Expr
+	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "" {
+		budget = sel.X
+	}
+	g := &Guard{Call: call, Budget: budget, Desc: a.render(call.Fun)}
+	switch {
+	case path == "golang.org/x/time/rate" && recv == "Limiter":
+		switch name {
+		case "Allow", "AllowN", "Wait", "WaitN", "Reserve", "ReserveN":
+			g.Kind = GuardLimiter
+			return g
+		}
+		return nil
+	case (path == "github.com/sony/gobreaker" || path == "github.com/sony/gobreaker/v2") && (name == "Execute" || name == "Allow"):
+		g.Kind = GuardBreaker
+		return g
+	case path == "github.com/afex/hystrix-go/hystrix" && (name == "Do" || name == "DoC" || name == "Go" || name == "GoC"):
+		g.Kind, g.Budget = GuardBreaker, nil
+		return g
+	}
+	if budgetFuncs.set[path+"."+name] || recv != "" && budgetFuncs.set[path+"."+recv+"."+name] {
+		g.Kind = GuardFunc
+		return g
+	}
+	if recv != "" && budgetMethods.set[name] && verdictResult(fn) {
+		g.Kind = GuardMethod
+		return g
+	}
+	if a.pass.ImportObjectFact(fn, new(GuardFact)) {
+		g.Kind = GuardFunc
+		if recv == "" {
+			g.Budget = nil
+		}
+		return g
+	}
+	return nil
+}
+
+// verdictResult reports whether fn's last result is a bool or an error,
+// the shape of a budget's answer.
+func verdictResult(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	t := sig.Results().At(sig.Results().Len() - 1).Type()
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+		return true
+	}
+	return isErrorType(t)
+}
+
+// firstGuard returns the first budget guard called in n (not inside nested
+// function literals unless lits is true), or nil.
+func (a *analyzer) firstGuard(n ast.Node, lits bool) *Guard {
+	var g *Guard
+	walk := inspectNoLit
+	if lits {
+		walk = ast.Inspect
+	}
+	walk(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && g == nil {
+			g = a.guardOf(call)
+		}
+		return g == nil
+	})
+	return g
+}
+
+// loopGuard returns the guard of a retry loop: a budget check in its body
+// or condition, or a guard that is the attempt itself (a circuit breaker
+// running the attempt).
+func (a *analyzer) loopGuard(l *loop, attempt *ast.CallExpr) *Guard {
+	if g := a.guardOf(attempt); g != nil {
+		return g
+	}
+	if l.cond != nil {
+		if g := a.firstGuard(l.cond, false); g != nil {
+			return g
+		}
+	}
+	return a.firstGuard(l.body, false)
+}
+
+// exportGuardFacts marks the package's functions that return a budget's
+// verdict: a bool or error result and a budget check in the body. A few
+// rounds let a check that calls another local check be found too.
+func (a *analyzer) exportGuardFacts() {
+	var decls []*ast.FuncDecl
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	done := make(map[*ast.FuncDecl]bool)
+	for round := 0; round < 3; round++ {
+		changed := false
+		for _, fd := range decls {
+			if done[fd] {
+				continue
+			}
+			fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			// A function with a function parameter is a retry helper, not
+			// a budget check, even when a budget guards its retries.
+			if !ok || !verdictResult(fn) || strings.HasPrefix(fd.Name.Name, "Test") || hasFuncParam(fd) {
+				continue
+			}
+			if a.returnsGuard(fd) {
+				a.pass.ExportObjectFact(fn, new(GuardFact))
+				done[fd], changed = true, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// returnsGuard reports whether a function's body asks a budget and uses
+// the answer in a return statement or in the condition of an if.
+func (a *analyzer) returnsGuard(fd *ast.FuncDecl) bool {
+	found := false
+	inspectNoLit(fd.Body, func(n ast.Node) bool {
+		var exprs []ast.Expr
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			exprs = n.Results
+		case *ast.IfStmt:
+			exprs = []ast.Expr{n.Cond}
+		default:
+			return !found
+		}
+		for _, e := range exprs {
+			if g := a.firstGuard(e, false); g != nil && g.Kind != GuardBreaker {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,176 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// findHelpers exports a HelperFact for every function of the package that
+// retries a call of one of its function parameters, then records the calls
+// of helpers (of this package or, through facts, of others) as sites. A
+// helper that calls another helper with its own parameter is a helper too,
+// so the two steps repeat a few times.
+func (a *analyzer) findHelpers() {
+	var decls []*ast.FuncDecl
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && hasFuncParam(fd) {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	exported := make(map[*ast.FuncDecl]bool)
+	seen := make(map[*ast.CallExpr]bool)
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, fd := range decls {
+			if !exported[fd] && a.exportHelper(fd) {
+				exported[fd], changed = true, true
+			}
+		}
+		if a.findHelperCalls(seen) {
+			changed = true
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+func hasFuncParam(fd *ast.FuncDecl) bool {
+	for _, f := range fd.Type.Params.List {
+		switch t := unparen(f.Type).(type) {
+		case *ast.FuncType:
+			return true
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+			_ = t
+			return true // a named func type, e.g. Operation; checked by type later
+		}
+	}
+	return false
+}
+
+// exportHelper exports a HelperFact for fd if one of its retry sites
+// retries a call of a function parameter of fd.
+func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
+	fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	params := fn.Type().(*types.Signature).Params()
+	index := make(map[types.Object]int)
+	for i := range params.Len() {
+		p := params.At(i)
+		if _, ok := p.Type().Underlying().(*types.Signature); ok {
+			index[p] = i
+		}
+	}
+	if len(index) == 0 {
+		return false
+	}
+	for _, s := range a.sites {
+		if s.Exempt != "" || s.Pos < fd.Pos() || s.Pos >= fd.End() {
+			continue
+		}
+		op := a.retriedParam(s, index)
+		if op < 0 {
+			continue
+		}
+		f := &HelperFact{Op: op, Budget: -1, Kind: s.Bound.Kind, N: s.Bound.N, Note: s.Bound.Note, Guard: s.Guard != nil}
+		if s.Guard != nil && s.Guard.Budget != nil {
+			if i, ok := paramIndex(a, s.Guard.Budget, params); ok {
+				f.Budget = i
+			}
+		}
+		a.pass.ExportObjectFact(fn, f)
+		return true
+	}
+	return false
+}
+
+// retriedParam returns the index of the function parameter whose call a
+// site retries, or -1.
+func (a *analyzer) retriedParam(s *Site, index map[types.Object]int) int {
+	if s.Kind == Loop {
+		for _, at := range s.Attempts {
+			if i, ok := index[a.objOf(at.Call.Fun)]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	if s.Op == nil {
+		return -1
+	}
+	if i, ok := index[a.objOf(s.Op)]; ok {
+		return i
+	}
+	if s.Body != nil {
+		found := -1
+		ast.Inspect(s.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && found < 0 {
+				if i, ok := index[a.objOf(call.Fun)]; ok {
+					found = i
+				}
+			}
+			return found < 0
+		})
+		return found
+	}
+	return -1
+}
+
+// paramIndex returns the index of the parameter e names.
+func paramIndex(a *analyzer, e ast.Expr, params *types.Tuple) (int, bool) {
+	obj := a.objOf(e)
+	for i := range params.Len() {
+		if params.At(i) == obj {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// findHelperCalls records the calls of retry helpers not yet seen; it
+// reports whether it found any.
+func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
+	found := false
+	for cur := range a.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if seen[call] {
+			continue
+		}
+		fn := a.callee(call)
+		if fn == nil {
+			continue
+		}
+		var f HelperFact
+		if !a.pass.ImportObjectFact(fn, &f) || f.Op >= len(call.Args) {
+			continue
+		}
+		seen[call], found = true, true
+		name := fn.Name()
+		if fn.Pkg() != nil && fn.Pkg() != a.pass.Pkg {
+			name = fn.Pkg().Name() + "." + name
+		}
+		s := &Site{
+			Kind:  HelperCall,
+			Node:  call,
+			Pos:   call.Pos(),
+			Func:  enclosingFunc(cur),
+			API:   name,
+			Op:    call.Args[f.Op],
+			Bound: Bound{Kind: f.Kind, N: f.N, Note: f.Note},
+		}
+		a.fillOp(s, s.Op)
+		if f.Guard {
+			g := &Guard{Kind: GuardHelper, Call: call, Desc: name}
+			if f.Budget >= 0 && f.Budget < len(call.Args) {
+				g.Budget = call.Args[f.Budget]
+			}
+			s.Guard = g
+		}
+		a.sites = append(a.sites, s)
+	}
+	return found
+}

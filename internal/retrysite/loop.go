@@ -1,0 +1,759 @@
+package retrysite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// findLoops records every hand-written retry loop of the package.
+func (a *analyzer) findLoops() {
+	for cur := range a.insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		if s := a.loopSite(cur); s != nil {
+			a.sites = append(a.sites, s)
+		}
+	}
+}
+
+// loop is the for statement under study.
+type loop struct {
+	stmt    ast.Stmt // *ast.ForStmt or *ast.RangeStmt
+	body    *ast.BlockStmt
+	label   *types.Label // the loop's label, if any
+	counter types.Object // the counted variable (i in for i := 0; i < n; i++), if any
+	cond    ast.Expr     // the loop condition, if any
+}
+
+// loopSite returns the retry site of the loop at cur, or nil if the loop is
+// not a retry loop.
+func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
+	l := &loop{stmt: cur.Node().(ast.Stmt)}
+	switch s := l.stmt.(type) {
+	case *ast.ForStmt:
+		l.body, l.cond = s.Body, s.Cond
+		l.counter = a.forCounter(s)
+	case *ast.RangeStmt:
+		// Only "for range n" over an integer repeats the same work.
+		t, ok := a.pass.TypesInfo.TypeOf(s.X).Underlying().(*types.Basic)
+		if !ok || t.Info()&types.IsInteger == 0 {
+			return nil
+		}
+		l.body = s.Body
+		if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
+			l.counter = a.pass.TypesInfo.ObjectOf(id)
+		}
+	}
+	if l.body == nil || len(l.body.List) == 0 {
+		return nil
+	}
+	if ls, ok := cur.Parent().Node().(*ast.LabeledStmt); ok {
+		l.label, _ = a.pass.TypesInfo.Defs[ls.Label].(*types.Label)
+	}
+
+	d := a.decisiveAttempt(l)
+	if d == nil {
+		return nil
+	}
+	call := d.call
+	// An attempt that indexes with the loop counter tries a different item
+	// each time (failover over a list), not the same operation again.
+	if l.counter != nil && a.indexesWith(call, l.counter) {
+		return nil
+	}
+	s := &Site{
+		Kind:     Loop,
+		Node:     l.stmt,
+		Pos:      l.stmt.Pos(),
+		Func:     enclosingFunc(cur),
+		Bound:    a.loopBound(l),
+		Backoff:  a.loopBackoff(l),
+		Guard:    a.loopGuard(l, call),
+		Body:     l.body,
+		Attempts: []Attempt{{Call: call, Dep: a.depOf(call)}},
+		Decision: d.ifs,
+		FailThen: d.failThen,
+		Err:      d.err,
+	}
+	return s
+}
+
+// forCounter returns the variable a for statement counts with: the
+// variable incremented by its post statement.
+func (a *analyzer) forCounter(s *ast.ForStmt) types.Object {
+	var id *ast.Ident
+	switch post := s.Post.(type) {
+	case *ast.IncDecStmt:
+		if post.Tok == token.INC {
+			id, _ = unparen(post.X).(*ast.Ident)
+		}
+	case *ast.AssignStmt:
+		if post.Tok == token.ADD_ASSIGN && len(post.Lhs) == 1 {
+			id, _ = unparen(post.Lhs[0]).(*ast.Ident)
+		}
+	}
+	if id == nil {
+		return nil
+	}
+	return a.pass.TypesInfo.ObjectOf(id)
+}
+
+// decision is the test that makes a loop a retry loop.
+type decision struct {
+	call     *ast.CallExpr // the attempt
+	ifs      *ast.IfStmt   // the if statement testing its error; nil when the loop condition does
+	failThen bool          // the if's then branch is the failure path
+	err      types.Object  // the error variable
+}
+
+// decisiveAttempt finds, in the loop body, an if statement that tests the
+// error of a call made in the body such that success leaves the loop and
+// failure reaches the next iteration.
+func (a *analyzer) decisiveAttempt(l *loop) *decision {
+	// for err != nil { ...; err = attempt() }: the condition decides.
+	if l.cond != nil {
+		for _, c := range conjuncts(l.cond) {
+			if errObj, successThen := a.errCond(c); errObj != nil && !successThen {
+				if call := a.lastAssignedCall(l, l.body.End(), errObj); call != nil {
+					return &decision{call: call, err: errObj}
+				}
+			}
+		}
+	}
+	var found *decision
+	a.walkStmts(l.body.List, false, func(s ast.Stmt, list []ast.Stmt, i int, inSwitch bool) bool {
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		errObj, call, successThen := a.errTest(ifs.Cond)
+		if errObj != nil {
+			call = a.lastAssignedCall(l, ifs.Cond.Pos(), errObj)
+		}
+		if call == nil {
+			return true
+		}
+		rest := list[i+1:]
+		var succ, fail []ast.Stmt
+		if successThen {
+			succ = ifs.Body.List
+			fail = elseList(ifs.Else, rest)
+		} else {
+			fail = ifs.Body.List
+			switch {
+			case ifs.Else != nil:
+				succ = elseList(ifs.Else, nil)
+			case a.terminates(l, fail, inSwitch) || endsWithContinue(fail):
+				succ = rest
+			default:
+				return true // both outcomes flow on: not the decision
+			}
+		}
+		if !a.leaves(l, succ, inSwitch) && !a.condEndsOnSuccess(l, errObj, succ) {
+			return true
+		}
+		if a.terminates(l, fail, inSwitch) {
+			return true
+		}
+		found = &decision{call: call, ifs: ifs, failThen: !successThen, err: errObj}
+		return false
+	})
+	return found
+}
+
+func elseList(els ast.Stmt, rest []ast.Stmt) []ast.Stmt {
+	switch e := els.(type) {
+	case nil:
+		return rest
+	case *ast.BlockStmt:
+		return e.List
+	default:
+		return []ast.Stmt{e}
+	}
+}
+
+func endsWithContinue(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	b, ok := list[len(list)-1].(*ast.BranchStmt)
+	return ok && b.Tok == token.CONTINUE
+}
+
+// walkStmts visits the statements of list and of the statements nested in
+// them, not entering nested loops or function literals. inSwitch is true
+// for statements whose unlabeled break leaves a switch or select. f returns
+// false to stop the walk.
+func (a *analyzer) walkStmts(list []ast.Stmt, inSwitch bool, f func(s ast.Stmt, list []ast.Stmt, i int, inSwitch bool) bool) bool {
+	for i, s := range list {
+		if !f(s, list, i, inSwitch) {
+			return false
+		}
+		if !a.walkStmt(s, inSwitch, f) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) walkStmt(s ast.Stmt, inSwitch bool, f func(ast.Stmt, []ast.Stmt, int, bool) bool) bool {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return a.walkStmts(s.List, inSwitch, f)
+	case *ast.LabeledStmt:
+		return a.walkStmt(s.Stmt, inSwitch, f)
+	case *ast.IfStmt:
+		if !a.walkStmts(s.Body.List, inSwitch, f) {
+			return false
+		}
+		if s.Else != nil {
+			return a.walkStmts([]ast.Stmt{s.Else}, inSwitch, f)
+		}
+	case *ast.SwitchStmt:
+		for _, c := range s.Body.List {
+			if !a.walkStmts(c.(*ast.CaseClause).Body, true, f) {
+				return false
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		for _, c := range s.Body.List {
+			if !a.walkStmts(c.(*ast.CaseClause).Body, true, f) {
+				return false
+			}
+		}
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			if !a.walkStmts(c.(*ast.CommClause).Body, true, f) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// errCond recognises a condition that tests an error variable against nil.
+// It returns the variable and whether the branch taken when the condition
+// holds is the success branch (err == nil, also within && or ||) or the
+// failure branch (err != nil). Other conditions give a nil object.
+func (a *analyzer) errCond(cond ast.Expr) (obj types.Object, successThen bool) {
+	obj, _, successThen = a.errTest(cond)
+	return obj, successThen
+}
+
+// errTest is errCond that also recognises an attempt tested in place
+// (if call() == nil): it returns the call instead of a variable.
+func (a *analyzer) errTest(cond ast.Expr) (obj types.Object, call *ast.CallExpr, successThen bool) {
+	b, ok := unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	switch b.Op {
+	case token.EQL, token.NEQ:
+		if o := a.errNilOperand(b); o != nil {
+			return o, nil, b.Op == token.EQL
+		}
+		if c := a.errNilCall(b); c != nil {
+			return nil, c, b.Op == token.EQL
+		}
+	case token.LAND, token.LOR:
+		// err == nil && resp.StatusCode < 500: true only on (some) success;
+		// err != nil || resp.StatusCode >= 500: true on every failure;
+		// err == nil || permanent(err): true on success, false on the
+		// failures worth retrying; err != nil && retryable(err): true on
+		// the failures worth retrying. In each the err test gives the
+		// branch's polarity.
+		for _, side := range []ast.Expr{b.X, b.Y} {
+			if o, c, succ := a.errTest(side); o != nil || c != nil {
+				return o, c, succ
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// errNilCall returns the call of "call() == nil" or "call() != nil" when
+// the call returns just an error and is an attempt.
+func (a *analyzer) errNilCall(b *ast.BinaryExpr) *ast.CallExpr {
+	x, y := unparen(b.X), unparen(b.Y)
+	if a.isNil(x) {
+		x, y = y, x
+	}
+	if !a.isNil(y) {
+		return nil
+	}
+	call, ok := x.(*ast.CallExpr)
+	if !ok || !isErrorType(a.pass.TypesInfo.TypeOf(call)) || a.isPureCall(call) {
+		return nil
+	}
+	return call
+}
+
+// errNilOperand returns the error variable of "err == nil" or "err != nil".
+func (a *analyzer) errNilOperand(b *ast.BinaryExpr) types.Object {
+	x, y := unparen(b.X), unparen(b.Y)
+	if a.isNil(x) {
+		x, y = y, x
+	}
+	if !a.isNil(y) {
+		return nil
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isErrorType(v.Type()) {
+		return nil
+	}
+	return v
+}
+
+func (a *analyzer) isNil(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := a.pass.TypesInfo.Uses[id].(*types.Nil)
+	return isNil
+}
+
+// lastAssignedCall returns the call, made inside the loop body, whose
+// result was last assigned to errObj before pos.
+func (a *analyzer) lastAssignedCall(l *loop, pos token.Pos, errObj types.Object) *ast.CallExpr {
+	var best *ast.CallExpr
+	consider := func(lhs []ast.Expr, rhs []ast.Expr) {
+		for i, e := range lhs {
+			id, ok := unparen(e).(*ast.Ident)
+			if !ok || a.pass.TypesInfo.ObjectOf(id) != errObj {
+				continue
+			}
+			var call *ast.CallExpr
+			switch {
+			case len(rhs) == 1:
+				call, _ = unparen(rhs[0]).(*ast.CallExpr)
+			case i < len(rhs):
+				call, _ = unparen(rhs[i]).(*ast.CallExpr)
+			}
+			if call != nil && a.resultsError(call) && !a.isPureCall(call) {
+				best = call
+			} else {
+				best = nil // a later non-call assignment hides earlier calls
+			}
+		}
+	}
+	inspectNoLit(l.body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n != l.stmt {
+				return false // assignments in a nested loop do not feed this test directly
+			}
+		case *ast.AssignStmt:
+			consider(n.Lhs, n.Rhs)
+		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			consider(lhs, n.Values)
+		}
+		return true
+	})
+	return best
+}
+
+// leaves reports whether the statements contain a jump out of the loop:
+// a return, a break of the loop, or a goto.
+func (a *analyzer) leaves(l *loop, list []ast.Stmt, inSwitch bool) bool {
+	found := false
+	a.walkStmts(list, inSwitch, func(s ast.Stmt, _ []ast.Stmt, _ int, inSwitch bool) bool {
+		if a.jumpsOut(l, s, inSwitch) {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+func (a *analyzer) jumpsOut(l *loop, s ast.Stmt, inSwitch bool) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		switch s.Tok {
+		case token.GOTO:
+			return true
+		case token.BREAK:
+			if s.Label == nil {
+				return !inSwitch
+			}
+			return l.label != nil && a.pass.TypesInfo.Uses[s.Label] == l.label
+		}
+	}
+	return false
+}
+
+// terminates reports whether the statement list always leaves the loop
+// (or the function) instead of reaching the next iteration.
+func (a *analyzer) terminates(l *loop, list []ast.Stmt, inSwitch bool) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return a.jumpsOut(l, s, inSwitch)
+	case *ast.BlockStmt:
+		return a.terminates(l, s.List, inSwitch)
+	case *ast.IfStmt:
+		return s.Else != nil && a.terminates(l, s.Body.List, inSwitch) && a.terminates(l, elseList(s.Else, nil), inSwitch)
+	case *ast.ExprStmt:
+		if call, ok := unparen(s.X).(*ast.CallExpr); ok {
+			return a.isNoReturn(call)
+		}
+	}
+	return false
+}
+
+// isNoReturn reports whether call never returns: panic, os.Exit,
+// log.Fatal*, testing's Fatal* and FailNow.
+func (a *analyzer) isNoReturn(call *ast.CallExpr) bool {
+	if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
+			return true
+		}
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return false
+	}
+	name := fn.Name()
+	switch pkgPath(fn) {
+	case "os":
+		return name == "Exit"
+	case "log":
+		return strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
+	case "testing":
+		return strings.HasPrefix(name, "Fatal") || name == "FailNow" || strings.HasPrefix(name, "Skip")
+	}
+	return false
+}
+
+// condEndsOnSuccess reports whether the loop condition stops the loop
+// after a success: it tests the error itself (for err != nil) or a
+// variable the success path assigns (for !done).
+func (a *analyzer) condEndsOnSuccess(l *loop, errObj types.Object, succ []ast.Stmt) bool {
+	if l.cond == nil {
+		return false
+	}
+	if a.usesObj(l.cond, errObj) {
+		return true
+	}
+	assigned := false
+	for _, s := range succ {
+		inspectNoLit(s, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, lhs := range as.Lhs {
+					if o := a.objOf(lhs); o != nil && a.usesObj(l.cond, o) {
+						assigned = true
+					}
+				}
+			}
+			return !assigned
+		})
+	}
+	return assigned
+}
+
+// indexesWith reports whether call indexes or slices with obj.
+func (a *analyzer) indexesWith(call *ast.CallExpr, obj types.Object) bool {
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			found = found || a.usesObj(n.Index, obj)
+		case *ast.SliceExpr:
+			for _, e := range []ast.Expr{n.Low, n.High, n.Max} {
+				if e != nil && a.usesObj(e, obj) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// loopBound works out what limits the attempts of a retry loop.
+func (a *analyzer) loopBound(l *loop) Bound {
+	if r, ok := l.stmt.(*ast.RangeStmt); ok {
+		return a.countBound(r.X, 0, false)
+	}
+	f := l.stmt.(*ast.ForStmt)
+	if f.Cond != nil && l.counter != nil {
+		start := int64(0)
+		if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && a.objOf(as.Lhs[0]) == l.counter {
+			if v, ok := a.intConst(as.Rhs[0]); ok {
+				start = v
+			}
+		}
+		for _, c := range conjuncts(f.Cond) {
+			b, ok := c.(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			x, y, op := unparen(b.X), unparen(b.Y), b.Op
+			if a.objOf(y) == l.counter { // n > i  ==  i < n
+				x, y = y, x
+				op = flip(op)
+			}
+			if a.objOf(x) != l.counter {
+				continue
+			}
+			switch op {
+			case token.LSS, token.NEQ:
+				return a.countBound(y, start, false)
+			case token.LEQ:
+				return a.countBound(y, start, true)
+			}
+		}
+	}
+	if l.cond != nil && a.timeBounded(l.cond) {
+		return Bound{Kind: BoundTime, Note: "a deadline"}
+	}
+	// A counter checked on the failure path: if attempts >= 3 { return err }.
+	var bound Bound
+	a.walkStmts(l.body.List, false, func(s ast.Stmt, _ []ast.Stmt, _ int, inSwitch bool) bool {
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || !a.terminates(l, ifs.Body.List, inSwitch) && !a.leaves(l, ifs.Body.List, inSwitch) {
+			return true
+		}
+		for _, c := range conjuncts(ifs.Cond) {
+			b, ok := c.(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			x, y, op := unparen(b.X), unparen(b.Y), b.Op
+			if _, ok := a.intConst(x); ok {
+				x, y = y, x
+				op = flip(op)
+			}
+			n, ok := a.intConst(y)
+			obj := a.objOf(x)
+			if !ok || obj == nil || !a.incrementedIn(l.body, obj) {
+				continue
+			}
+			switch op {
+			case token.GEQ, token.EQL:
+				bound = Bound{Kind: BoundCount, N: int(n)}
+			case token.GTR:
+				bound = Bound{Kind: BoundCount, N: int(n) + 1}
+			}
+			if bound.N > 0 {
+				return false
+			}
+		}
+		return true
+	})
+	if bound.Kind != BoundUnknown {
+		return bound
+	}
+	if a.bodyTimeBounded(l) {
+		return Bound{Kind: BoundTime, Note: "the context or a deadline"}
+	}
+	return Bound{Kind: Unbounded}
+}
+
+func flip(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+func conjuncts(e ast.Expr) []ast.Expr {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+// countBound turns a count expression into a bound; inclusive adds one.
+func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
+	if n, ok := a.intConst(e); ok {
+		n -= start
+		if inclusive {
+			n++
+		}
+		if n < 1 {
+			return Bound{Kind: BoundUnknown}
+		}
+		return Bound{Kind: BoundCount, N: int(n)}
+	}
+	text := a.render(e)
+	switch {
+	case start < 0:
+		text += "+1"
+	case start > 0:
+		text = fmt.Sprintf("%s-%d", text, start)
+	}
+	if inclusive {
+		text += "+1"
+	}
+	return Bound{Kind: BoundCount, Expr: text}
+}
+
+// incrementedIn reports whether body increments obj (obj++ or obj += k).
+func (a *analyzer) incrementedIn(body ast.Node, obj types.Object) bool {
+	found := false
+	inspectNoLit(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			found = found || n.Tok == token.INC && a.objOf(n.X) == obj
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == 1 && a.objOf(n.Lhs[0]) == obj {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// timeBounded reports whether e consults a clock or a context.
+func (a *analyzer) timeBounded(e ast.Node) bool {
+	found := false
+	inspectNoLit(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := a.callee(call); fn != nil {
+				switch {
+				case pkgPath(fn) == "time" && (fn.Name() == "Now" || fn.Name() == "Since" || fn.Name() == "Until"):
+					found = true
+				case fn.Name() == "Err" && isContext(fn):
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isContext(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	n, ok := types.Unalias(sig.Recv().Type()).(*types.Named)
+	return ok && n.Obj().Name() == "Context" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context"
+}
+
+// bodyTimeBounded reports whether the loop body leaves the loop when a
+// context ends or a deadline passes.
+func (a *analyzer) bodyTimeBounded(l *loop) bool {
+	found := false
+	a.walkStmts(l.body.List, false, func(s ast.Stmt, _ []ast.Stmt, _ int, inSwitch bool) bool {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if a.timeBounded(s.Cond) && (a.terminates(l, s.Body.List, inSwitch) || a.leaves(l, s.Body.List, inSwitch)) {
+				found = true
+			}
+		case *ast.SelectStmt:
+			for _, c := range s.Body.List {
+				cc := c.(*ast.CommClause)
+				if cc.Comm != nil && a.isDoneRecv(cc.Comm) && (a.terminates(l, cc.Body, true) || a.leaves(l, cc.Body, true)) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isDoneRecv reports whether a select case receives from x.Done() or from
+// a timer channel (time.After, a deadline timer).
+func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	u, ok := unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	if call, ok := unparen(u.X).(*ast.CallExpr); ok {
+		if fn := a.callee(call); fn != nil && fn.Name() == "Done" {
+			return true
+		}
+	}
+	return false
+}
+
+// loopBackoff classifies the wait between the attempts of a loop.
+func (a *analyzer) loopBackoff(l *loop) Backoff {
+	var b Backoff
+	growing := false
+	inspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			fn := a.callee(n)
+			if fn == nil {
+				return true
+			}
+			path, name := pkgPath(fn), fn.Name()
+			switch {
+			case path == "time" && (name == "Sleep" || name == "After" || name == "NewTimer" || name == "Tick" || name == "Reset" || name == "AfterFunc"):
+				if b.Delay == NoDelay {
+					b.Delay = FixedDelay
+				}
+			case strings.Contains(path, "backoff") || name == "NextBackOff" || name == "Pause":
+				b.Delay, growing = GrowingDelay, true
+			case path == "math" && name == "Pow":
+				growing = true
+			case path == "math/rand" || path == "math/rand/v2":
+				b.Jitter = true
+			}
+			if strings.Contains(strings.ToLower(name), "jitter") {
+				b.Jitter = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN {
+				growing = true
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.SHL {
+				growing = true
+			}
+		case *ast.SelectStmt:
+			if b.Delay == NoDelay {
+				b.Delay = SomeDelay
+			}
+		}
+		return true
+	})
+	if growing && b.Delay != NoDelay {
+		b.Delay = GrowingDelay
+	}
+	return b
+}

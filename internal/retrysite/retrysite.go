@@ -1,0 +1,285 @@
+// Package retrysite defines the shared analysis that finds retry sites: the
+// places where one logical operation can be attempted more than once. It
+// reports nothing; every retrylint pass Requires it and judges its result.
+//
+// A retry site is one of
+//   - a hand-written retry loop: a for statement whose body makes an
+//     attempt (a call whose results include an error), leaves the loop when
+//     the attempt succeeds, and reaches the next iteration when it fails;
+//   - a call or configuration of a retry library (see package retryapi);
+//   - a call of a retry helper of the user's own code: a function that
+//     retries a call of one of its function parameters, known through a
+//     HelperFact, also across packages.
+//
+// For each site it records the attempt bound, the backoff, the budget guard
+// if any, and the dependency each attempt targets.
+package retrysite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Analyzer finds the retry sites of a package. Its result is a *Sites.
+var Analyzer = &analysis.Analyzer{
+	Name:             "retrysite",
+	Doc:              "find retry loops, retry-library calls and calls of retry helpers",
+	URL:              "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
+	Requires:         []*analysis.Analyzer{inspect.Analyzer},
+	ResultType:       reflect.TypeFor[*Sites](),
+	FactTypes:        []analysis.Fact{new(HelperFact), new(GuardFact)},
+	RunDespiteErrors: false,
+	Run:              run,
+}
+
+// Default lists of the budget-guard recognisers; see the flags.
+const (
+	DefaultBudgetMethods = "TryWithdraw,Withdraw,TryTake,Take,TryAcquire,TryRetry,AllowRetry,CanRetry,Allow,Spend"
+)
+
+var (
+	budgetMethods = newListFlag(DefaultBudgetMethods)
+	budgetFuncs   = newListFlag("")
+)
+
+func init() {
+	Analyzer.Flags.Var(budgetMethods, "budget-methods",
+		"comma-separated method names that ask a retry budget (a method of a named type with a bool or error result)")
+	Analyzer.Flags.Var(budgetFuncs, "budget-funcs",
+		"comma-separated extra budget checks, as import/path.Func or import/path.Type.Method")
+}
+
+// Kind says what made a place a retry site.
+type Kind uint8
+
+const (
+	Loop       Kind = iota + 1 // a hand-written retry loop: Node is *ast.ForStmt or *ast.RangeStmt
+	Library                    // a retry library call or configuration: Node is *ast.CallExpr
+	HelperCall                 // a call of a user retry helper (HelperFact): Node is *ast.CallExpr
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Loop:
+		return "loop"
+	case Library:
+		return "library"
+	case HelperCall:
+		return "helper"
+	}
+	return "unknown"
+}
+
+// BoundKind classifies what limits the attempts of a site.
+type BoundKind uint8
+
+const (
+	BoundUnknown BoundKind = iota // not known statically
+	BoundCount                    // at most N attempts (N = 0: a count that is not a constant, see Expr)
+	BoundTime                     // bounded only by time (a deadline, a context, MaxElapsedTime)
+	Unbounded                     // nothing bounds the attempts
+)
+
+// Bound is the attempt bound of a site. Attempts count every call, the
+// first included.
+type Bound struct {
+	Kind BoundKind
+	N    int    // attempts, when Kind == BoundCount and the count is constant
+	Expr string // the count's source text, when Kind == BoundCount and N == 0
+	Note string // a short explanation for messages, e.g. "MaxElapsedTime 15m by default"
+}
+
+func (b Bound) String() string {
+	switch b.Kind {
+	case BoundCount:
+		if b.N > 0 {
+			return fmt.Sprintf("%d attempts", b.N)
+		}
+		return b.Expr + " attempts"
+	case BoundTime:
+		return "time-bounded"
+	case Unbounded:
+		return "unbounded"
+	}
+	return "unknown bound"
+}
+
+// Delay classifies the wait between attempts.
+type Delay uint8
+
+const (
+	NoDelay      Delay = iota // immediate retries
+	FixedDelay                // a constant wait
+	GrowingDelay              // an exponential or otherwise growing wait
+	SomeDelay                 // a wait of a shape we do not classify
+)
+
+func (d Delay) String() string {
+	return [...]string{"none", "fixed", "exponential", "yes"}[d]
+}
+
+// Backoff describes the wait between attempts.
+type Backoff struct {
+	Delay  Delay
+	Jitter bool
+}
+
+// GuardKind classifies a budget guard.
+type GuardKind uint8
+
+const (
+	GuardMethod  GuardKind = iota + 1 // a withdrawal method on a named type (budget.TryRetry, ...)
+	GuardLimiter                      // golang.org/x/time/rate.Limiter
+	GuardBreaker                      // a circuit breaker wrapping the attempt
+	GuardFunc                         // a function known to check a budget (GuardFact or -budget-funcs)
+	GuardNative                       // a library's own retry budget (gRPC retryThrottling, ...)
+	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
+)
+
+// Guard is the budget check that guards a site's retries.
+type Guard struct {
+	Kind   GuardKind
+	Call   *ast.CallExpr // the call that asks the budget; nil for GuardNative
+	Budget ast.Expr      // the budget object (receiver or argument); nil if none
+	Desc   string        // what guards, for messages: "b.TryRetry", "retryThrottling"
+}
+
+// Dep identifies the dependency an attempt targets.
+type Dep struct {
+	Key  string // identity: equal keys mean the same dependency; "" when unknown
+	Name string // a short human name: "inventory", "api.example.com", "orders"
+}
+
+// Attempt is a call made once per attempt.
+type Attempt struct {
+	Call *ast.CallExpr
+	Dep  Dep
+}
+
+// Site is one retry site.
+type Site struct {
+	Kind    Kind
+	Node    ast.Node  // *ast.ForStmt, *ast.RangeStmt or *ast.CallExpr
+	Pos     token.Pos // where a diagnostic about the site goes: the for keyword or the call
+	Func    ast.Node  // the enclosing *ast.FuncDecl or *ast.FuncLit; nil at package level
+	API     string    // library sites: the entry point, e.g. "backoff.Retry"; helper calls: the helper's name
+	Bound   Bound
+	Backoff Backoff
+	Guard   *Guard // nil when no budget guards the retries
+	// Exempt, when not empty, says why the site is no outage risk (a
+	// retry of optimistic-concurrency conflicts only, or a condition that
+	// admits no transient failure); passes that judge load skip it.
+	Exempt string
+	// Body is the code run once per attempt: the loop body, or the body of
+	// the operation's function literal; nil when the operation is not a
+	// literal in this package.
+	Body *ast.BlockStmt
+	// Op is the operation argument of a library or helper call, nil for loops.
+	Op ast.Expr
+	// Attempts are the calls made once per attempt whose dependency is of
+	// interest (error-returning calls outside the standard library's pure
+	// packages), in source order.
+	Attempts []Attempt
+	// Decision, for loops, is the if statement that tests the attempt's
+	// error (nil when the loop condition tests it); FailThen says its then
+	// branch is the failure path; Err is the error variable.
+	Decision *ast.IfStmt
+	FailThen bool
+	Err      types.Object
+	// Config is what a configuration fix edits: the service-config string
+	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
+	Config ast.Expr
+}
+
+// Sites holds the retry sites of one package, in source order.
+type Sites struct {
+	List []*Site
+}
+
+// HelperFact marks a function that retries a call of one of its function
+// parameters: calling it is a retry site.
+type HelperFact struct {
+	Op     int       // index of the parameter whose calls are retried
+	Budget int       // index of a parameter that guards the retries, -1 if none
+	Kind   BoundKind // the helper's attempt bound
+	N      int
+	Note   string
+	Guard  bool // the helper's retries are guarded by a budget
+}
+
+func (*HelperFact) AFact() {}
+
+func (f *HelperFact) String() string {
+	s := fmt.Sprintf("retryHelper(op=%d", f.Op)
+	if f.Kind == BoundCount && f.N > 0 {
+		s += fmt.Sprintf(", %d attempts", f.N)
+	} else {
+		s += ", " + Bound{Kind: f.Kind}.String()
+	}
+	if f.Guard {
+		s += ", guarded"
+	}
+	if f.Budget >= 0 {
+		s += fmt.Sprintf(", budget=%d", f.Budget)
+	}
+	return s + ")"
+}
+
+// GuardFact marks a function whose result carries a budget's verdict: it
+// calls a budget check and returns a bool or an error.
+type GuardFact struct{}
+
+func (*GuardFact) AFact()         {}
+func (*GuardFact) String() string { return "budgetCheck" }
+
+func run(pass *analysis.Pass) (any, error) {
+	if len(pass.Files) == 0 {
+		return &Sites{}, nil
+	}
+	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	a := &analyzer{pass: pass, insp: insp}
+	a.exportGuardFacts()
+	a.findLoops()
+	a.findLibrary()
+	a.findHelpers()
+	a.sortSites()
+	return &Sites{List: a.sites}, nil
+}
+
+// listFlag is a comma-separated list of names.
+type listFlag struct {
+	set map[string]bool
+	raw string
+}
+
+func newListFlag(def string) *listFlag {
+	f := &listFlag{}
+	f.Set(def)
+	return f
+}
+
+func (f *listFlag) String() string { return f.raw }
+
+func (f *listFlag) Set(s string) error {
+	set := make(map[string]bool)
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if strings.ContainsAny(name, " \t") {
+			return fmt.Errorf("bad name %q: names contain no spaces", name)
+		}
+		set[name] = true
+	}
+	f.set, f.raw = set, s
+	return nil
+}

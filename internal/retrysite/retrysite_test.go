@@ -1,0 +1,69 @@
+package retrysite_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/rltest"
+)
+
+// show reports every retry site as a diagnostic, so that testdata can
+// assert what the shared analysis found with // want comments.
+var show = &analysis.Analyzer{
+	Name:     "show",
+	Doc:      "report retry sites",
+	Requires: []*analysis.Analyzer{retrysite.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
+		for _, s := range sites.List {
+			pass.Reportf(s.Pos, "%s", describe(s))
+		}
+		return nil, nil
+	},
+}
+
+func describe(s *retrysite.Site) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", s.Kind)
+	if s.API != "" {
+		fmt.Fprintf(&b, " %s", s.API)
+	}
+	fmt.Fprintf(&b, " [%s]", s.Bound)
+	if s.Guard != nil {
+		fmt.Fprintf(&b, " guard=%s", s.Guard.Desc)
+	}
+	if s.Exempt != "" {
+		b.WriteString(" exempt")
+	}
+	if s.Kind == retrysite.Loop {
+		fmt.Fprintf(&b, " delay=%s", s.Backoff.Delay)
+		if s.Backoff.Jitter {
+			b.WriteString("+jitter")
+		}
+	}
+	var deps []string
+	for _, at := range s.Attempts {
+		if at.Dep.Key != "" {
+			deps = append(deps, at.Dep.Name)
+		}
+	}
+	if len(deps) > 0 {
+		fmt.Fprintf(&b, " dep=%s", strings.Join(deps, ","))
+	}
+	return b.String()
+}
+
+func TestSites(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse")
+}
+
+func TestHelperFacts(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, retrysite.Analyzer, "helpers")
+}

@@ -1,0 +1,87 @@
+package helpers
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/retrylint/retrylint/budget"
+)
+
+// Do retries op up to 3 times.
+func Do(ctx context.Context, op func(context.Context) error) error { // want Do:"retryHelper\\(op=1, 3 attempts\\)"
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// WithBudget retries op, guarded by b.
+func WithBudget(b *budget.Budget, op func() error) error { // want WithBudget:"retryHelper\\(op=1, unbounded, guarded, budget=0\\)"
+	for {
+		err := op()
+		if err == nil {
+			return nil
+		}
+		if !b.TryRetry() {
+			return err
+		}
+	}
+}
+
+// Lib retries op through a library.
+func Lib(op func() error) error { // want Lib:"retryHelper\\(op=0, 6 attempts\\)"
+	return backoff.Retry(func() error { return op() }, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 5))
+}
+
+// Wrap is a helper because it calls one with its own parameter.
+func Wrap(op func(context.Context) error) error { // want Wrap:"retryHelper\\(op=0, 3 attempts\\)"
+	return Do(context.Background(), op)
+}
+
+// Once calls op once: not a helper.
+func Once(op func() error) error {
+	return op()
+}
+
+// Each calls each function of a list: not a helper.
+func Each(ops []func() error) error {
+	for _, op := range ops {
+		if err := op(); err == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+type tokens struct{}
+
+func (t *tokens) TryTake() bool { return true }
+
+// AllowRetry returns a budget's verdict.
+func AllowRetry(t *tokens) bool { // want AllowRetry:"budgetCheck"
+	return t.TryTake()
+}
+
+// Exhausted turns a refusal into an error.
+func Exhausted(t *tokens) error { // want Exhausted:"budgetCheck"
+	if !t.TryTake() {
+		return errExhausted
+	}
+	return nil
+}
+
+// Counts uses a budget but returns something else: no verdict.
+func Counts(t *tokens) int {
+	if t.TryTake() {
+		return 1
+	}
+	return 0
+}
+
+var errExhausted = errors.New("retry budget exhausted")

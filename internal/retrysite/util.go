@@ -1,0 +1,232 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// analyzer holds the state of one run over a package.
+type analyzer struct {
+	pass  *analysis.Pass
+	insp  *inspector.Inspector
+	sites []*Site
+}
+
+func (a *analyzer) sortSites() {
+	sort.SliceStable(a.sites, func(i, j int) bool { return a.sites[i].Pos < a.sites[j].Pos })
+}
+
+// callee returns the function or method a call statically invokes, or nil.
+func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	return fn
+}
+
+// pkgPath returns the import path of fn's package with any vendor prefix
+// removed, or "" for builtins.
+func pkgPath(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	return trimVendor(fn.Pkg().Path())
+}
+
+func trimVendor(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		return path[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(path, "vendor/")
+}
+
+// recvName returns the name of the named type of fn's receiver, without
+// pointer, or "" for a package-level function.
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		return t.Obj().Name()
+	case *types.Interface:
+		return ""
+	}
+	return ""
+}
+
+// isFunc reports whether fn is the package-level function path.name.
+func isFunc(fn *types.Func, path, name string) bool {
+	return fn != nil && fn.Name() == name && recvName(fn) == "" && pkgPath(fn) == path
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isErrorType(t types.Type) bool {
+	return t != nil && types.Identical(t, errorType)
+}
+
+// resultsError reports whether the signature of the call's callee has an
+// error result (or a *net/http.Response result).
+func (a *analyzer) resultsError(call *ast.CallExpr) bool {
+	tv, ok := a.pass.TypesInfo.Types[call]
+	if !ok || tv.IsType() {
+		return false
+	}
+	check := func(t types.Type) bool {
+		if isErrorType(t) {
+			return true
+		}
+		if p, ok := t.(*types.Pointer); ok {
+			if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Name() == "Response" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" {
+				return true
+			}
+		}
+		return false
+	}
+	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		for i := range tuple.Len() {
+			if check(tuple.At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return check(tv.Type)
+}
+
+func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
+
+// intConst returns the constant integer value of e.
+func (a *analyzer) intConst(e ast.Expr) (int64, bool) {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v := constant.ToInt(tv.Value)
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
+}
+
+// stringConst returns the constant string value of e.
+func (a *analyzer) stringConst(e ast.Expr) (string, bool) {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// objOf returns the object an identifier or selector denotes.
+func (a *analyzer) objOf(e ast.Expr) types.Object {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		return a.pass.TypesInfo.ObjectOf(e)
+	case *ast.SelectorExpr:
+		return a.pass.TypesInfo.ObjectOf(e.Sel)
+	}
+	return nil
+}
+
+// render returns the source text of n, shortened for messages.
+func (a *analyzer) render(n ast.Node) string {
+	return types.ExprString(n.(ast.Expr))
+}
+
+// pureStd lists standard packages whose error results never come from a
+// dependency: retrying their calls is not a retry of remote work.
+var pureStd = map[string]bool{
+	"errors": true, "fmt": true, "strconv": true, "strings": true, "bytes": true,
+	"regexp": true, "path": true, "path/filepath": true, "sort": true, "slices": true,
+	"maps": true, "unicode/utf8": true, "math": true, "math/big": true, "time": true,
+	"text/template": true, "html/template": true, "io": true, "io/ioutil": true,
+	"io/fs": true, "bufio": true, "os": true, "syscall": true, "context": true,
+	"encoding/json": true, "encoding/xml": true, "encoding/base64": true, "encoding/hex": true,
+	"encoding/binary": true, "encoding/gob": true, "encoding/csv": true, "encoding/pem": true,
+	"compress/gzip": true, "compress/flate": true, "compress/zlib": true, "archive/tar": true,
+	"archive/zip": true, "crypto/rand": true, "crypto/x509": true, "crypto/tls": true,
+	"mime": true, "mime/multipart": true, "net/url": true, "net/netip": true,
+	"reflect": true, "unsafe": true, "sync": true, "runtime": true, "flag": true,
+	"text/scanner": true, "go/parser": true, "go/format": true, "go/types": true,
+	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
+}
+
+// isPureCall reports whether call's error can only describe local work.
+func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
+	fn := a.callee(call)
+	if fn == nil {
+		return false
+	}
+	path := pkgPath(fn)
+	if pureStd[path] {
+		return true
+	}
+	// Request construction is not the attempt.
+	if path == "net/http" && (fn.Name() == "NewRequest" || fn.Name() == "NewRequestWithContext") {
+		return true
+	}
+	if strings.HasSuffix(path, "/go-retryablehttp") && strings.HasPrefix(fn.Name(), "NewRequest") {
+		return true
+	}
+	return false
+}
+
+// enclosingFunc returns the innermost function declaration or literal
+// containing c.
+func enclosingFunc(c inspector.Cursor) ast.Node {
+	for p := range c.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if p == c {
+			continue
+		}
+		return p.Node()
+	}
+	return nil
+}
+
+// funcBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return fn.Body
+	case *ast.FuncLit:
+		return fn.Body
+	}
+	return nil
+}
+
+// inspectNoLit walks n, not descending into function literals.
+func inspectNoLit(n ast.Node, f func(ast.Node) bool) {
+	if n == nil {
+		return
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		return f(n)
+	})
+}
+
+// usesObj reports whether n refers to obj.
+func (a *analyzer) usesObj(n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,14 @@
+// Package retry is a signature-only stub for tests.
+package retry
+
+type Option func(*Config)
+type Config struct{}
+type Retrier struct{}
+type ThrottleManager interface{ AllowRetry() bool }
+type FixedTokenBucketThrottleConfig struct{ MaxCapacity, ThrottleCost int }
+
+func New(opts ...Option) *Retrier                                          { return nil }
+func (r *Retrier) Do(f func() error) error                                 { return nil }
+func Attempts(n uint) Option                                               { return nil }
+func WithThrottle(t ThrottleManager) Option                                { return nil }
+func WithFixedTokenBucketThrottle(c FixedTokenBucketThrottleConfig) Option { return nil }

@@ -1,0 +1,82 @@
+// Package fixedattempts defines an Analyzer that reports retry sites whose
+// attempts are bounded only by a per-request count, by time, or by nothing,
+// with no retry budget.
+//
+// # Analyzer fixedattempts
+//
+// fixedattempts: report retries bounded only by an attempt count
+//
+// "Retry up to 3 times" bounds one request but not the fleet: when a
+// dependency is down, every caller sends it 3 attempts per request, and
+// 10,000 requests per second become 30,000 — on a dependency that is already
+// failing. A retry budget (each request deposits a fraction of a token, each
+// retry withdraws one, a refused retry returns the original error) caps the
+// extra load at that fraction: with a 10% budget, 11,000.
+//
+// The pass reports every retry site the shared retry-site analysis finds —
+// hand-written retry loops, retry-library calls (cenkalti/backoff,
+// avast/retry-go, sethvargo/go-retry, go-retryablehttp clients, resty
+// SetRetryCount, gRPC service configs with a retryPolicy, go-grpc-middleware
+// retry interceptors, failsafe-go retry policies, the AWS SDK v2 standard
+// retryer with ratelimit.None, k8s retry.OnError) — that no budget guards.
+// The message names the bound: up to N attempts (N× the load when the
+// dependency is down), bounded only by time, or unbounded.
+//
+// Bad:
+//
+//	for i := 0; i < 3; i++ {
+//		if err = s.inventory.Reserve(ctx, item); err == nil {
+//			return nil
+//		}
+//		time.Sleep(backoff(i))
+//	}
+//
+// Good:
+//
+//	inventoryBudget.OnRequest()
+//	for i := 0; i < 3; i++ {
+//		if err = s.inventory.Reserve(ctx, item); err == nil {
+//			return nil
+//		}
+//		if !inventoryBudget.TryRetry() {
+//			return err
+//		}
+//		time.Sleep(backoff(i))
+//	}
+//
+// Recognised guards: a method named like a withdrawal (TryWithdraw,
+// Withdraw, TryTake, Take, TryAcquire, TryRetry, AllowRetry, CanRetry,
+// Allow, Spend; see -retrysite.budget-methods) with a bool or error result,
+// a function that returns such a check's verdict, golang.org/x/time/rate
+// limiters, circuit breakers that run the attempt (sony/gobreaker, hystrix),
+// and library budgets (gRPC retryThrottling, the AWS SDK retry quota,
+// retry-go v5 throttles, failsafe-go WithBudget).
+//
+// Not reported: k8s retry.RetryOnConflict (it retries optimistic-concurrency
+// conflicts, never an outage), go-retry operations that never mark an error
+// retryable, and calls of the project's own retry helpers (the helper's own
+// loop is reported once, where it is written).
+//
+// Fixes:
+//   - a retry loop with a budget for its dependency in scope (a field,
+//     variable or parameter of a budget type) gets the guard on its failure
+//     path, and a deposit before the loop for the budget package's Budget;
+//   - otherwise, where the package can import
+//     github.com/retrylint/retrylint/budget (it already depends on it, or
+//     -fixedattempts.budget-module is set after "go get" of the module), the
+//     loop is guarded by a new package-level budget named after the
+//     dependency;
+//   - a gRPC service config literal gets a retryThrottling entry
+//     ("maxTokens": 10, "tokenRatio": 0.1);
+//   - the AWS SDK's ratelimit.None is replaced by the SDK's token bucket.
+//
+// The guard sits on the failure path, so the first attempt never asks the
+// budget; on the last iteration of a counted loop it asks once more than
+// needed, which only makes the budget slightly stricter.
+//
+// Flags:
+//
+//	-fixedattempts.budget-module  offer fixes that import the budget package
+//	                              even where the package does not depend on it
+//	                              yet (default false)
+package fixedattempts

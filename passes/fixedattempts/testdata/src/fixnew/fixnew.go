@@ -1,0 +1,39 @@
+package fixnew
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	_ "github.com/retrylint/retrylint/budget"
+)
+
+type Ledger struct{}
+
+func (l *Ledger) Post(ctx context.Context) (int, error) { return 0, nil }
+
+// No budget in scope: a new package-level budget named after the dependency.
+func post(ctx context.Context, ledger *Ledger) (int, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var n int
+		n, err = ledger.Post(ctx)
+		if err == nil {
+			return n, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return 0, err
+}
+
+// The host names the budget.
+func get(c *http.Client) (*http.Response, error) {
+	for i := 0; i < 2; i++ { // want `up to 2 attempts`
+		resp, err := c.Get("https://ledger.internal/balance")
+		if err != nil {
+			continue
+		}
+		return resp, nil
+	}
+	return nil, http.ErrHandlerTimeout
+}

@@ -1,0 +1,72 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+)
+
+type Client struct{}
+
+func (c *Client) Get(ctx context.Context) error { return nil }
+
+type Service struct{ orders *Client }
+
+func (s *Service) counted(ctx context.Context) error {
+	for i := 0; i < 3; i++ { // want `retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load`
+		if err := s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+func (s *Service) variable(ctx context.Context, n int) error {
+	for i := 0; i < n; i++ { // want `retry loop makes up to n attempts with no retry budget: a failing dependency gets that many times its load`
+		if err := s.orders.Get(ctx); err == nil {
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+func (s *Service) untilDone(ctx context.Context) error {
+	for { // want `retry loop is bounded only by time \(the context or a deadline\), with no retry budget`
+		err := s.orders.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func forever(c *http.Client, req *http.Request) *http.Response {
+	for { // want `retry loop retries without bound and with no retry budget: a failing dependency gets unbounded load`
+		resp, err := c.Do(req)
+		if err == nil {
+			return resp
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Test files and startup code are judged like any other code.
+func init() {
+	c := &Client{}
+	for i := 0; i < 10; i++ { // want `up to 10 attempts`
+		if c.Get(context.Background()) == nil {
+			break
+		}
+	}
+	for i := 0; i < 10; i++ { // want `up to 10 attempts`
+		if err := c.Get(context.Background()); err == nil {
+			break
+		}
+	}
+}

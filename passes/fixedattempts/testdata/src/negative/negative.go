@@ -1,0 +1,113 @@
+package negative
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/retrylint/retrylint/budget"
+	sv "github.com/sethvargo/go-retry"
+	"golang.org/x/time/rate"
+	"google.golang.org/grpc"
+	k8sretry "k8s.io/client-go/util/retry"
+)
+
+type Client struct{}
+
+func (c *Client) Get(ctx context.Context) error { return nil }
+
+type Service struct {
+	orders *Client
+	b      *budget.Budget
+	lim    *rate.Limiter
+}
+
+// Guarded by a budget.
+func (s *Service) guarded(ctx context.Context) error {
+	s.b.OnRequest()
+	for i := 0; i < 3; i++ {
+		err := s.orders.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		if !s.b.TryRetry() {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Guarded by a rate limiter.
+func (s *Service) limited(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		if err := s.orders.Get(ctx); err == nil || !s.lim.Allow() {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Conflicts only.
+func conflicts(ctx context.Context, c *Client) error {
+	return k8sretry.RetryOnConflict(k8sretry.DefaultRetry, func() error { return c.Get(ctx) })
+}
+
+// A go-retry operation that never marks an error retryable does not retry.
+func noRetryable(ctx context.Context, c *Client) error {
+	return sv.Do(ctx, sv.NewConstant(time.Second), func(ctx context.Context) error { return c.Get(ctx) })
+}
+
+// StopBackOff never retries.
+func stop(c *Client) error {
+	return backoff.Retry(func() error { return c.Get(context.Background()) }, &backoff.StopBackOff{})
+}
+
+// A client with retries switched off.
+func noRetries() *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 0
+	return c
+}
+
+// A service config with its own budget, or no retry policy.
+func configs() {
+	grpc.NewClient("x",
+		grpc.WithDefaultServiceConfig(`{"methodConfig": [{"retryPolicy": {"maxAttempts": 3}}], "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}`),
+		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`),
+	)
+}
+
+// Not retry loops: reading, paging, polling that exits on error.
+func notRetries(ctx context.Context, c *Client, items []string) error {
+	for _, it := range items {
+		if err := c.Get(ctx); err == nil {
+			_ = it
+			return nil
+		}
+	}
+	for {
+		if err := c.Get(ctx); err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A helper call is reported where the helper's loop is, not at each call.
+func withRetry(op func() error) error {
+	b := budget.New()
+	b.OnRequest()
+	for {
+		err := op()
+		if err == nil || !b.TryRetry() {
+			return err
+		}
+	}
+}
+
+func useHelper(ctx context.Context, c *Client) error {
+	return withRetry(func() error { return c.Get(ctx) })
+}
