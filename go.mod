@@ -2,7 +2,10 @@ module github.com/retrylint/retrylint
 
 go 1.26.0
 
-require golang.org/x/tools v0.52.0
+require (
+	golang.org/x/time v0.16.0
+	golang.org/x/tools v0.52.0
+)
 
 require (
 	golang.org/x/mod v0.42.0 // indirect

@@ -1,0 +1,107 @@
+package budget_test
+
+import (
+	"errors"
+	"expvar"
+	"fmt"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+var errUnavailable = errors.New("inventory: 503 service unavailable")
+
+// A retry loop guarded by a budget: OnRequest once per request, TryRetry
+// before each retry, and a refusal returns the last error. Here the
+// dependency is down for 100 requests: without the budget it would get 400
+// attempts, with it 111 — the floor's initial retry and one retry per ten
+// requests.
+func Example() {
+	inventory := budget.New() // one per dependency, usually a package variable
+
+	attempts := 0
+	call := func() error { attempts++; return errUnavailable }
+
+	getStock := func() error {
+		inventory.OnRequest()
+		var err error
+		for attempt := 0; attempt < 4; attempt++ {
+			if attempt > 0 {
+				if !inventory.TryRetry() {
+					return err // the budget refused: give up with the last error
+				}
+				// Back off here before retrying (omitted).
+			}
+			if err = call(); err == nil {
+				return nil
+			}
+		}
+		return err
+	}
+
+	for i := 0; i < 100; i++ {
+		_ = getStock()
+	}
+	s := inventory.Stats()
+	fmt.Printf("%d requests, %d attempts: %d retries allowed, %d refused\n",
+		s.Requests, attempts, s.RetriesAllowed, s.RetriesRefused)
+	// Output: 100 requests, 111 attempts: 11 retries allowed, 100 refused
+}
+
+// One budget per dependency, from a Registry: the outage of payments
+// spends only payments' credit, and inventory keeps its own.
+func ExampleRegistry() {
+	retries := budget.NewRegistry(budget.Ratio(0.1))
+
+	// payments is down, inventory is healthy.
+	call := func(dependency string) error {
+		if dependency == "payments" {
+			return errors.New("payments: connection refused")
+		}
+		return nil
+	}
+	fetch := func(dependency string) error {
+		b := retries.For(dependency)
+		b.OnRequest()
+		err := call(dependency)
+		for retry := 0; retry < 3 && err != nil; retry++ {
+			if !b.TryRetry() {
+				break // refused: return the last error
+			}
+			err = call(dependency)
+		}
+		return err
+	}
+
+	for i := 0; i < 50; i++ {
+		_ = fetch("inventory")
+		_ = fetch("payments")
+	}
+	retries.Each(func(dependency string, b *budget.Budget) {
+		s := b.Stats()
+		fmt.Printf("%s: %d requests, %d retries, %d refused, %.1f tokens left\n",
+			dependency, s.Requests, s.RetriesAllowed, s.RetriesRefused, s.Tokens)
+	})
+	// Output:
+	// inventory: 50 requests, 0 retries, 0 refused, 5.0 tokens left
+	// payments: 50 requests, 6 retries, 50 refused, 0.0 tokens left
+}
+
+// Exporting every budget's Stats with expvar, without this package
+// depending on it. A Prometheus collector would do the same in Collect:
+// call Each and emit RetriesAllowed and RetriesRefused as counters and
+// Tokens as a gauge, labelled with the dependency.
+func ExampleRegistry_Each() {
+	retries := budget.NewRegistry()
+	retries.For("payments").OnRequest()
+	retries.For("inventory").OnRequest()
+
+	stats := expvar.Func(func() any {
+		m := make(map[string]budget.Stats)
+		retries.Each(func(dependency string, b *budget.Budget) { m[dependency] = b.Stats() })
+		return m
+	})
+	// At start-up, once: expvar.Publish("retry_budgets", stats)
+	// serves it on /debug/vars.
+	fmt.Println(stats.String())
+	// Output: {"inventory":{"Requests":1,"RetriesAllowed":0,"RetriesRefused":0,"Tokens":0.1},"payments":{"Requests":1,"RetriesAllowed":0,"RetriesRefused":0,"Tokens":0.1}}
+}
