@@ -177,3 +177,153 @@ func TestVetTool(t *testing.T) {
 		t.Errorf("go vet -vettool: err %v, output:\n%s", err, out)
 	}
 }
+
+// budgetModule returns a module that depends on the repository's budget
+// module, with one retry loop that has a budget in scope.
+func budgetModule(t *testing.T) (dir, file string) {
+	t.Helper()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(repo, "budget") + "\n",
+		"p/p.go": `package p
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+type Client struct{}
+
+func (c *Client) Get(ctx context.Context) error { return nil }
+
+type Service struct {
+	orders       *Client
+	ordersBudget *budget.Budget
+}
+
+func (s *Service) get(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		err := s.orders.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+`,
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, filepath.Join(dir, "p", "p.go")
+}
+
+func TestFixAndDiff(t *testing.T) {
+	dir, file := budgetModule(t)
+	before, _ := os.ReadFile(file)
+
+	out, stderr, code := run(t, dir, "-fix", "-diff", "./...")
+	if code != 0 || !strings.Contains(out, "+\t\tif !s.ordersBudget.TryRetry() {") || !strings.Contains(out, "+\ts.ordersBudget.OnRequest()") {
+		t.Errorf("-fix -diff: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Errorf("-diff changed the file")
+	}
+
+	if _, stderr, code := run(t, dir, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit %d, stderr:\n%s", code, stderr)
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fixed module does not build: %v\n%s", err, out)
+	}
+	if _, stderr, code := run(t, dir, "./..."); code != 0 {
+		t.Errorf("after -fix: exit %d, want 0 (nothing left to report); stderr:\n%s", code, stderr)
+	}
+}
+
+func TestFixReadOnly(t *testing.T) {
+	dir, file := budgetModule(t)
+	before, _ := os.ReadFile(file)
+	if err := os.Chmod(file, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, dir, "-fix", "./...")
+	if code != 1 || !strings.Contains(stderr, "read-only") {
+		t.Errorf("-fix on a read-only file: exit %d, want 1 with a clear error; stderr:\n%s", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Errorf("-fix changed a read-only file")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(file))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "retrylint") {
+			t.Errorf("-fix left a temporary file behind: %s", e.Name())
+		}
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	dir := module(t, map[string]string{"p/p.go": retrying})
+	out, stderr, code := run(t, dir, "-sarif", "./...")
+	if code != 0 {
+		t.Fatalf("-sarif: exit %d; stderr:\n%s", code, stderr)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine, StartColumn, EndLine, EndColumn int
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("-sarif output is not JSON: %v\n%s", err, out)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "retrylint" || len(log.Runs[0].Tool.Driver.Rules) == 0 {
+		t.Fatalf("-sarif: unexpected log header:\n%s", out)
+	}
+	res := log.Runs[0].Results
+	if len(res) != 1 || res[0].RuleID != "fixedattempts" || len(res[0].Locations) != 1 || len(res[0].PartialFingerprints) == 0 {
+		t.Fatalf("-sarif: results = %+v", res)
+	}
+	loc := res[0].Locations[0].PhysicalLocation
+	if loc.ArtifactLocation.URI != "p/p.go" || loc.Region.StartLine != 14 || loc.Region.StartColumn != 2 || loc.Region.EndColumn != 5 {
+		t.Errorf("-sarif location = %+v, want p/p.go 14:2-14:5", loc)
+	}
+}

@@ -16,7 +16,6 @@ const fuzzHeader = `package p
 import (
 	"context"
 	"errors"
-	"net/http"
 	"time"
 )
 
@@ -27,7 +26,6 @@ func (c *Client) Put(ctx context.Context) error           { return nil }
 
 var (
 	_ = errors.New
-	_ = http.Get
 	_ = time.Sleep
 )
 

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+)
+
+// SARIF 2.1.0, the parts retrylint writes. See
+// https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                   `json:"tool"`
+	Results            []sarifResult               `json:"results"`
+	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                      `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string            `json:"id"`
+	Name                 string            `json:"name"`
+	ShortDescription     sarifText         `json:"shortDescription"`
+	FullDescription      sarifText         `json:"fullDescription"`
+	Help                 sarifText         `json:"help"`
+	HelpURI              string            `json:"helpUri"`
+	DefaultConfiguration map[string]string `json:"defaultConfiguration"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+}
+
+type sarifLocation struct {
+	ID               *int          `json:"id,omitempty"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          *sarifText    `json:"message,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+	Region           sarifRegion      `json:"region"`
+}
+
+type sarifArtifactLoc struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+// writeSARIF writes the root diagnostics of g as one SARIF run whose rules
+// are the passes.
+func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           "retrylint",
+			InformationURI: "https://github.com/retrylint/retrylint",
+		}},
+		Results:            []sarifResult{},
+		OriginalURIBaseIDs: map[string]sarifArtifactLoc{"SRCROOT": {URI: "file://" + filepath.ToSlash(root) + "/"}},
+		ColumnKind:         "utf16CodeUnits",
+	}
+	ruleIndex := map[string]int{}
+	for _, a := range passes {
+		summary, rest, _ := strings.Cut(a.Doc, "\n")
+		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID:                   a.Name,
+			Name:                 a.Name,
+			ShortDescription:     sarifText{summary},
+			FullDescription:      sarifText{strings.TrimSpace(summary + "\n" + rest)},
+			Help:                 sarifText{strings.TrimSpace(rest)},
+			HelpURI:              a.URL,
+			DefaultConfiguration: map[string]string{"level": "warning"},
+		})
+	}
+	lines := newLineCache()
+	seen := map[string]bool{}
+	for _, act := range g.Roots {
+		if !act.IsRoot || act.Err != nil {
+			continue
+		}
+		idx, ok := ruleIndex[act.Analyzer.Name]
+		if !ok {
+			continue
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			loc, uri, text := sarifLoc(fset, d.Pos, d.End, root, lines)
+			key := fmt.Sprint(act.Analyzer.Name, loc.PhysicalLocation, d.Message)
+			if seen[key] {
+				continue // a file analyzed in its package and its test variant
+			}
+			seen[key] = true
+			sum := sha256.Sum256([]byte(act.Analyzer.Name + "\x00" + uri + "\x00" + d.Message + "\x00" + strings.TrimSpace(text)))
+			res := sarifResult{
+				RuleID:              act.Analyzer.Name,
+				RuleIndex:           idx,
+				Level:               "warning",
+				Message:             sarifText{d.Message},
+				Locations:           []sarifLocation{loc},
+				PartialFingerprints: map[string]string{"retrylint/v1": hex.EncodeToString(sum[:16])},
+			}
+			for i, r := range d.Related {
+				rl, _, _ := sarifLoc(fset, r.Pos, r.End, root, lines)
+				id := i + 1
+				rl.ID = &id
+				rl.Message = &sarifText{r.Message}
+				res.RelatedLocations = append(res.RelatedLocations, rl)
+			}
+			run.Results = append(run.Results, res)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	})
+}
+
+// sarifLoc converts a position range to a SARIF location with a URI
+// relative to root when the file lies below it, and returns the URI and
+// the text of the start line.
+func sarifLoc(fset *token.FileSet, pos, end token.Pos, root string, lines *lineCache) (sarifLocation, string, string) {
+	p := fset.Position(pos)
+	e := p
+	if end.IsValid() {
+		e = fset.Position(end)
+	}
+	uri, base := filepath.ToSlash(p.Filename), ""
+	if rel, err := filepath.Rel(root, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+		uri, base = filepath.ToSlash(rel), "SRCROOT"
+	} else {
+		uri = "file://" + uri
+	}
+	startText := lines.line(p.Filename, p.Line)
+	region := sarifRegion{
+		StartLine:   max(p.Line, 1),
+		StartColumn: utf16Column(startText, p.Column),
+		EndLine:     max(e.Line, 1),
+		EndColumn:   utf16Column(lines.line(e.Filename, e.Line), e.Column),
+	}
+	if region.EndLine < region.StartLine || region.EndLine == region.StartLine && region.EndColumn < region.StartColumn {
+		region.EndLine, region.EndColumn = region.StartLine, region.StartColumn
+	}
+	return sarifLocation{PhysicalLocation: sarifPhysical{
+		ArtifactLocation: sarifArtifactLoc{URI: uri, URIBaseID: base},
+		Region:           region,
+	}}, uri, startText
+}
+
+// utf16Column converts a 1-based byte column of line to a 1-based column
+// in UTF-16 code units, SARIF's default column kind.
+func utf16Column(line string, col int) int {
+	if col < 1 {
+		return 1
+	}
+	if col-1 > len(line) {
+		return col
+	}
+	return len(utf16.Encode([]rune(line[:col-1]))) + 1
+}
+
+// lineCache reads source files once to look up lines.
+type lineCache struct{ files map[string][]string }
+
+func newLineCache() *lineCache { return &lineCache{files: map[string][]string{}} }
+
+func (c *lineCache) line(name string, n int) string {
+	lines, ok := c.files[name]
+	if !ok {
+		data, _ := os.ReadFile(name)
+		lines = strings.Split(string(data), "\n")
+		c.files[name] = lines
+	}
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
