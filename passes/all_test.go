@@ -34,3 +34,29 @@ func TestAnalyzers(t *testing.T) {
 		}
 	}
 }
+
+func TestNew(t *testing.T) {
+	fresh, err := passes.New(passes.Settings{BudgetMethods: []string{"Ration"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := analysis.Validate(fresh); err != nil {
+		t.Fatal(err)
+	}
+	all := passes.All()
+	if len(fresh) != len(all) {
+		t.Fatalf("New made %d passes, All has %d", len(fresh), len(all))
+	}
+	for i := range fresh {
+		if fresh[i] == all[i] || fresh[i].Name != all[i].Name {
+			t.Errorf("New()[%d] = %s, want a fresh %s", i, fresh[i].Name, all[i].Name)
+		}
+	}
+	some, err := passes.New(passes.Settings{Disable: []string{all[0].Name}})
+	if err != nil || len(some) != len(all)-1 {
+		t.Errorf("Disable %s: %d passes, err %v", all[0].Name, len(some), err)
+	}
+	if _, err := passes.New(passes.Settings{Disable: []string{"nosuch"}}); err == nil {
+		t.Error("Disable nosuch: want an error")
+	}
+}

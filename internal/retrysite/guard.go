@@ -33,11 +33,11 @@ func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
 		g.Kind, g.Budget = GuardBreaker, nil
 		return g
 	}
-	if budgetFuncs.set[path+"."+name] || recv != "" && budgetFuncs.set[path+"."+recv+"."+name] {
+	if a.funcs[path+"."+name] || recv != "" && a.funcs[path+"."+recv+"."+name] {
 		g.Kind = GuardFunc
 		return g
 	}
-	if recv != "" && budgetMethods.set[name] && verdictResult(fn) {
+	if recv != "" && a.methods[name] && verdictResult(fn) {
 		g.Kind = GuardMethod
 		return g
 	}

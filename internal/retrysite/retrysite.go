@@ -28,33 +28,65 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 )
 
-// Analyzer finds the retry sites of a package. Its result is a *Sites.
-var Analyzer = &analysis.Analyzer{
-	Name:             "retrysite",
-	Doc:              "find retry loops, retry-library calls and calls of retry helpers",
-	URL:              "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
-	Requires:         []*analysis.Analyzer{inspect.Analyzer},
-	ResultType:       reflect.TypeFor[*Sites](),
-	FactTypes:        []analysis.Fact{new(HelperFact), new(GuardFact)},
-	RunDespiteErrors: false,
-	Run:              run,
+// Analyzer finds the retry sites of a package; its result is a *Sites. Its
+// settings are bound to its flags (-retrysite.budget-methods, ...); use New
+// for an analyzer with settings of its own.
+var Analyzer = newFlagged()
+
+// DefaultBudgetMethods lists the method names that ask a retry budget by
+// default.
+const DefaultBudgetMethods = "TryWithdraw,Withdraw,TryTake,Take,TryAcquire,TryRetry,AllowRetry,CanRetry,Allow,Spend"
+
+// Config holds the settings of the retry-site analysis.
+type Config struct {
+	// BudgetMethods are method names that ask a retry budget (on a named
+	// type, with a bool or error result).
+	BudgetMethods []string
+	// BudgetFuncs are extra budget checks, as import/path.Func or
+	// import/path.Type.Method.
+	BudgetFuncs []string
 }
 
-// Default lists of the budget-guard recognisers; see the flags.
-const (
-	DefaultBudgetMethods = "TryWithdraw,Withdraw,TryTake,Take,TryAcquire,TryRetry,AllowRetry,CanRetry,Allow,Spend"
-)
+// DefaultConfig returns the default settings.
+func DefaultConfig() *Config {
+	return &Config{BudgetMethods: strings.Split(DefaultBudgetMethods, ",")}
+}
 
-var (
-	budgetMethods = newListFlag(DefaultBudgetMethods)
-	budgetFuncs   = newListFlag("")
-)
+// New returns a retry-site analyzer that reads its settings from cfg when
+// it runs. Each call returns a distinct analyzer (for drivers that build
+// analyzers from settings, such as the golangci-lint plugin); passes find
+// its result with Of.
+func New(cfg *Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       "retrysite",
+		Doc:        "find retry loops, retry-library calls and calls of retry helpers",
+		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		ResultType: reflect.TypeFor[*Sites](),
+		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact)},
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+	}
+}
 
-func init() {
-	Analyzer.Flags.Var(budgetMethods, "budget-methods",
+func newFlagged() *analysis.Analyzer {
+	cfg := DefaultConfig()
+	a := New(cfg)
+	a.Flags.Var((*ListFlag)(&cfg.BudgetMethods), "budget-methods",
 		"comma-separated method names that ask a retry budget (a method of a named type with a bool or error result)")
-	Analyzer.Flags.Var(budgetFuncs, "budget-funcs",
+	a.Flags.Var((*ListFlag)(&cfg.BudgetFuncs), "budget-funcs",
 		"comma-separated extra budget checks, as import/path.Func or import/path.Type.Method")
+	return a
+}
+
+// Of returns the retry sites the pass's required retry-site analyzer
+// found, or nil when the pass does not require one.
+func Of(pass *analysis.Pass) *Sites {
+	for _, r := range pass.ResultOf {
+		if s, ok := r.(*Sites); ok {
+			return s
+		}
+	}
+	return nil
 }
 
 // Kind says what made a place a retry site.
@@ -240,12 +272,12 @@ type GuardFact struct{}
 func (*GuardFact) AFact()         {}
 func (*GuardFact) String() string { return "budgetCheck" }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(pass.Files) == 0 {
 		return &Sites{}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	a := &analyzer{pass: pass, insp: insp}
+	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
 	a.exportGuardFacts()
 	a.findLoops()
 	a.findLibrary()
@@ -254,22 +286,21 @@ func run(pass *analysis.Pass) (any, error) {
 	return &Sites{List: a.sites}, nil
 }
 
-// listFlag is a comma-separated list of names.
-type listFlag struct {
-	set map[string]bool
-	raw string
+func toSet(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
 }
 
-func newListFlag(def string) *listFlag {
-	f := &listFlag{}
-	f.Set(def)
-	return f
-}
+// ListFlag is a flag.Value for a comma-separated list of names.
+type ListFlag []string
 
-func (f *listFlag) String() string { return f.raw }
+func (f *ListFlag) String() string { return strings.Join(*f, ",") }
 
-func (f *listFlag) Set(s string) error {
-	set := make(map[string]bool)
+func (f *ListFlag) Set(s string) error {
+	var names []string
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
@@ -278,8 +309,8 @@ func (f *listFlag) Set(s string) error {
 		if strings.ContainsAny(name, " \t") {
 			return fmt.Errorf("bad name %q: names contain no spaces", name)
 		}
-		set[name] = true
+		names = append(names, name)
 	}
-	f.set, f.raw = set, s
+	*f = names
 	return nil
 }

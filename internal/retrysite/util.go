@@ -14,9 +14,11 @@ import (
 
 // analyzer holds the state of one run over a package.
 type analyzer struct {
-	pass  *analysis.Pass
-	insp  *inspector.Inspector
-	sites []*Site
+	pass    *analysis.Pass
+	insp    *inspector.Inspector
+	methods map[string]bool // budget method names
+	funcs   map[string]bool // extra budget checks
+	sites   []*Site
 }
 
 func (a *analyzer) sortSites() {

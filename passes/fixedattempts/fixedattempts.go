@@ -20,20 +20,35 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports retry sites with no retry budget.
-var Analyzer = &analysis.Analyzer{
-	Name:     "fixedattempts",
-	Doc:      docsection.Must(doc, "fixedattempts"),
-	URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/fixedattempts",
-	Requires: []*analysis.Analyzer{retrysite.Analyzer},
-	Run:      run,
+// Analyzer reports retry sites with no retry budget. Its settings are bound
+// to its flags; use New for an analyzer with settings of its own.
+var Analyzer = newFlagged()
+
+// Config holds the pass's settings.
+type Config struct {
+	// BudgetModule offers fixes that import the budget package even where
+	// the package does not depend on it yet.
+	BudgetModule bool
 }
 
-var budgetModule bool
+// New returns the pass with settings cfg, requiring the retry-site
+// analyzer site (retrysite.Analyzer, or one made by retrysite.New).
+func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     "fixedattempts",
+		Doc:      docsection.Must(doc, "fixedattempts"),
+		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/fixedattempts",
+		Requires: []*analysis.Analyzer{site},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+	}
+}
 
-func init() {
-	Analyzer.Flags.BoolVar(&budgetModule, "budget-module", false,
+func newFlagged() *analysis.Analyzer {
+	cfg := new(Config)
+	a := New(retrysite.Analyzer, cfg)
+	a.Flags.BoolVar(&cfg.BudgetModule, "budget-module", false,
 		"offer fixes that import github.com/retrylint/retrylint/budget even where the package does not depend on it yet")
+	return a
 }
 
 // BudgetPath is the import path of the project's runtime retry budget.
@@ -47,21 +62,20 @@ const (
 	catUnknown   = "unbudgeted"
 )
 
-func run(pass *analysis.Pass) (any, error) {
-	sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
-	for _, s := range sites.List {
+func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	for _, s := range retrysite.Of(pass).List {
 		if s.Guard != nil || s.Exempt != "" || s.Kind == retrysite.HelperCall {
 			continue
 		}
 		if s.Bound.Kind == retrysite.BoundCount && s.Bound.N == 1 {
 			continue
 		}
-		report(pass, s)
+		report(pass, cfg, s)
 	}
 	return nil, nil
 }
 
-func report(pass *analysis.Pass, s *retrysite.Site) {
+func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 	subject, lacks := "retry loop", "retry budget"
 	switch {
 	case s.API == "grpc.WithDefaultServiceConfig":
@@ -100,7 +114,7 @@ func report(pass *analysis.Pass, s *retrysite.Site) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at.Call.Pos(), End: at.Call.End(), Message: "attempt made here"})
 		break
 	}
-	if fix := suggest(pass, s); fix != nil {
+	if fix := suggest(pass, cfg, s); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	pass.Report(d)
@@ -120,7 +134,7 @@ func siteEnd(s *retrysite.Site) token.Pos {
 	return s.Pos
 }
 
-func suggest(pass *analysis.Pass, s *retrysite.Site) *analysis.SuggestedFix {
+func suggest(pass *analysis.Pass, cfg *Config, s *retrysite.Site) *analysis.SuggestedFix {
 	file := fixutil.FileOf(pass, s.Pos)
 	if file == nil || ast.IsGenerated(file) {
 		return nil
@@ -131,7 +145,7 @@ func suggest(pass *analysis.Pass, s *retrysite.Site) *analysis.SuggestedFix {
 	case s.Kind == retrysite.Library && s.Config != nil:
 		return quotaFix(pass, file, s)
 	case s.Kind == retrysite.Loop:
-		return loopFix(pass, file, s)
+		return loopFix(pass, cfg, file, s)
 	}
 	return nil
 }
@@ -172,7 +186,7 @@ func quotaFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.
 }
 
 // loopFix guards a retry loop's failure path with a budget.
-func loopFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
+func loopFix(pass *analysis.Pass, cfg *Config, file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
 	ifs := s.Decision
 	if ifs == nil || s.Err == nil {
 		return nil
@@ -208,7 +222,7 @@ func loopFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.S
 		name, deposit = expr, isPkg
 		message = "Guard the retries with " + expr
 	} else {
-		if !budgetModule && !importsBudget(pass.Pkg) {
+		if !cfg.BudgetModule && !importsBudget(pass.Pkg) {
 			return nil
 		}
 		prefix, imp := fixutil.AddImport(pass.TypesInfo, file, BudgetPath, file.Package)
