@@ -64,6 +64,9 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	if l.counter != nil && a.indexesWith(call, l.counter) {
 		return nil
 	}
+	if a.changesInput(l, call) || a.consumesExitingCall(l, call) || (d.ifs != nil && a.inTickerCase(l, d.ifs)) {
+		return nil
+	}
 	s := &Site{
 		Kind:     Loop,
 		Node:     l.stmt,
@@ -152,7 +155,10 @@ func (a *analyzer) decisiveAttempt(l *loop) *decision {
 				return true // both outcomes flow on: not the decision
 			}
 		}
-		if !a.leaves(l, succ, inSwitch) && !a.condEndsOnSuccess(l, errObj, succ) {
+		// Success must always leave the loop (a loop that sometimes goes on
+		// after a success reads, pages or polls), and failure must reach
+		// the next iteration.
+		if !a.terminates(l, succ, inSwitch) && !a.condEndsOnSuccess(l, errObj, succ) {
 			return true
 		}
 		if a.terminates(l, fail, inSwitch) {
@@ -528,47 +534,152 @@ func (a *analyzer) loopBound(l *loop) Bound {
 	if l.cond != nil && a.timeBounded(l.cond) {
 		return Bound{Kind: BoundTime, Note: "a deadline"}
 	}
-	// A counter checked on the failure path: if attempts >= 3 { return err }.
-	var bound Bound
+	// A counter checked on an exit: if attempts >= 3 { return err },
+	// if err == nil || retries == 0 { break }.
+	if b, ok := a.counterBound(l); ok {
+		return b
+	}
+	if a.bodyTimeBounded(l) {
+		return Bound{Kind: BoundTime, Note: "the context or a deadline"}
+	}
+	// An exit on some other state (a retry policy's verdict, a stop flag):
+	// the bound is not known, but it is not certain there is none.
+	if a.otherExit(l) {
+		return Bound{}
+	}
+	return Bound{Kind: Unbounded}
+}
+
+// exits calls f for every if statement of the loop body whose body leaves
+// the loop, with the disjuncts of its condition (each alone triggers it).
+func (a *analyzer) exits(l *loop, f func(ifs *ast.IfStmt, trigger ast.Expr) bool) {
 	a.walkStmts(l.body.List, false, func(s ast.Stmt, _ []ast.Stmt, _ int, inSwitch bool) bool {
 		ifs, ok := s.(*ast.IfStmt)
 		if !ok || !a.terminates(l, ifs.Body.List, inSwitch) && !a.leaves(l, ifs.Body.List, inSwitch) {
 			return true
 		}
-		for _, c := range conjuncts(ifs.Cond) {
-			b, ok := c.(*ast.BinaryExpr)
-			if !ok {
-				continue
-			}
-			x, y, op := unparen(b.X), unparen(b.Y), b.Op
-			if _, ok := a.intConst(x); ok {
-				x, y = y, x
-				op = flip(op)
-			}
-			n, ok := a.intConst(y)
-			obj := a.objOf(x)
-			if !ok || obj == nil || !a.incrementedIn(l.body, obj) {
-				continue
-			}
-			switch op {
-			case token.GEQ, token.EQL:
-				bound = Bound{Kind: BoundCount, N: int(n)}
-			case token.GTR:
-				bound = Bound{Kind: BoundCount, N: int(n) + 1}
-			}
-			if bound.N > 0 {
+		for _, d := range disjuncts(ifs.Cond) {
+			if !f(ifs, d) {
 				return false
 			}
 		}
 		return true
 	})
-	if bound.Kind != BoundUnknown {
-		return bound
+}
+
+func disjuncts(e ast.Expr) []ast.Expr {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return append(disjuncts(b.X), disjuncts(b.Y)...)
 	}
-	if a.bodyTimeBounded(l) {
-		return Bound{Kind: BoundTime, Note: "the context or a deadline"}
+	return []ast.Expr{e}
+}
+
+// counterBound finds an exit on a counter: one the loop increments,
+// compared with a limit (attempts >= 3), or one it decrements, compared
+// with zero (retries == 0).
+func (a *analyzer) counterBound(l *loop) (Bound, bool) {
+	var bound Bound
+	found := false
+	a.exits(l, func(_ *ast.IfStmt, trigger ast.Expr) bool {
+		for _, c := range conjuncts(trigger) {
+			b, ok := c.(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			x, y, op := unparen(b.X), unparen(b.Y), b.Op
+			if o := a.objOf(y); o != nil && (o == l.counter || a.countedIn(l.body, o, token.INC) || a.countedIn(l.body, o, token.DEC)) {
+				x, y = y, x
+				op = flip(op)
+			}
+			obj := a.objOf(x)
+			if obj == nil {
+				continue
+			}
+			switch {
+			case obj == l.counter || a.countedIn(l.body, obj, token.INC):
+				// The for statement's counter is checked before its
+				// increment: i == n after n+1 attempts (0-based).
+				extra := int64(0)
+				if obj == l.counter {
+					extra = 1
+				}
+				switch op {
+				case token.GEQ, token.EQL:
+				case token.GTR:
+					extra++
+				default:
+					continue
+				}
+				if n, ok := a.intConst(y); ok {
+					if n+extra < 1 {
+						continue
+					}
+					bound = Bound{Kind: BoundCount, N: int(n + extra)}
+				} else {
+					text := a.render(y)
+					if extra > 0 {
+						text = fmt.Sprintf("%s+%d", text, extra)
+					}
+					bound = Bound{Kind: BoundCount, Expr: text}
+				}
+				found = true
+			case a.countedIn(l.body, obj, token.DEC):
+				n, ok := a.intConst(y)
+				if !ok || !(op == token.EQL && n == 0 || op == token.LEQ && n == 0 || op == token.LSS && n == 1) {
+					continue
+				}
+				bound = Bound{Kind: BoundCount, Expr: obj.Name() + "+1"}
+				found = true
+			}
+			if found {
+				return false
+			}
+		}
+		return true
+	})
+	return bound, found
+}
+
+// otherExit reports whether the loop body has an exit whose condition we
+// cannot read as a bound: not a test of the attempt's error (which only
+// sorts errors, and does not bound retries of the transient ones).
+func (a *analyzer) otherExit(l *loop) bool {
+	errVars := map[types.Object]bool{}
+	inspectNoLit(l.body, func(n ast.Node) bool {
+		if v, ok := n.(*ast.Ident); ok {
+			if o, ok := a.pass.TypesInfo.Uses[v].(*types.Var); ok && isErrorType(o.Type()) {
+				errVars[o] = true
+			}
+		}
+		return true
+	})
+	if l.cond != nil {
+		mentionsErr := false
+		for o := range errVars {
+			mentionsErr = mentionsErr || a.usesObj(l.cond, o)
+		}
+		if !mentionsErr {
+			return true
+		}
 	}
-	return Bound{Kind: Unbounded}
+	other := false
+	a.exits(l, func(ifs *ast.IfStmt, trigger ast.Expr) bool {
+		if a.firstGuard(trigger, false) != nil {
+			return true // a budget's refusal: a guard, not a bound
+		}
+		mentionsErr := false
+		for o := range errVars {
+			if a.usesObj(trigger, o) || ifs.Init != nil && a.usesObj(ifs.Init, o) {
+				mentionsErr = true
+			}
+		}
+		if !mentionsErr {
+			other = true
+		}
+		return !other
+	})
+	return other
 }
 
 func flip(op token.Token) token.Token {
@@ -618,15 +729,20 @@ func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
 	return Bound{Kind: BoundCount, Expr: text}
 }
 
-// incrementedIn reports whether body increments obj (obj++ or obj += k).
-func (a *analyzer) incrementedIn(body ast.Node, obj types.Object) bool {
+// countedIn reports whether body increments (tok INC: obj++, obj += k) or
+// decrements (tok DEC: obj--, obj -= k) obj.
+func (a *analyzer) countedIn(body ast.Node, obj types.Object, tok token.Token) bool {
+	assign := token.ADD_ASSIGN
+	if tok == token.DEC {
+		assign = token.SUB_ASSIGN
+	}
 	found := false
 	inspectNoLit(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IncDecStmt:
-			found = found || n.Tok == token.INC && a.objOf(n.X) == obj
+			found = found || n.Tok == tok && a.objOf(n.X) == obj
 		case *ast.AssignStmt:
-			if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == 1 && a.objOf(n.Lhs[0]) == obj {
+			if n.Tok == assign && len(n.Lhs) == 1 && a.objOf(n.Lhs[0]) == obj {
 				found = true
 			}
 		}
@@ -670,7 +786,8 @@ func (a *analyzer) bodyTimeBounded(l *loop) bool {
 	a.walkStmts(l.body.List, false, func(s ast.Stmt, _ []ast.Stmt, _ int, inSwitch bool) bool {
 		switch s := s.(type) {
 		case *ast.IfStmt:
-			if a.timeBounded(s.Cond) && (a.terminates(l, s.Body.List, inSwitch) || a.leaves(l, s.Body.List, inSwitch)) {
+			exits := a.terminates(l, s.Body.List, inSwitch) || a.leaves(l, s.Body.List, inSwitch)
+			if exits && (a.timeBounded(s.Cond) || a.contextSleep(s.Init) || a.contextSleep(s.Cond)) {
 				found = true
 			}
 		case *ast.SelectStmt:
@@ -756,4 +873,193 @@ func (a *analyzer) loopBackoff(l *loop) Backoff {
 		b.Delay = GrowingDelay
 	}
 	return b
+}
+
+// changesInput reports whether the attempt uses a variable declared before
+// the loop that the loop body assigns: each iteration then does different
+// work (a halved buffer size, the next page), which is not a retry.
+func (a *analyzer) changesInput(l *loop, call *ast.CallExpr) bool {
+	assigned := map[types.Object]bool{}
+	inspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if containsNode(n, call) {
+				return true // the attempt's own results
+			}
+			for _, lhs := range n.Lhs {
+				if o := a.objOf(lhs); o != nil {
+					assigned[o] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if o := a.objOf(n.X); o != nil {
+				assigned[o] = true
+			}
+		}
+		return true
+	})
+	if len(assigned) == 0 {
+		return false
+	}
+	found := false
+	for _, e := range a.attemptInputs(call) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return !found
+			}
+			v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+			if ok && assigned[v] && !v.IsField() && (v.Pos() < l.body.Pos() || v.Pos() > l.body.End()) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// attemptInputs returns the expressions an attempt depends on: its
+// arguments and its receiver.
+func (a *analyzer) attemptInputs(call *ast.CallExpr) []ast.Expr {
+	in := append([]ast.Expr{}, call.Args...)
+	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if _, isMethod := a.pass.TypesInfo.Selections[sel]; isMethod {
+			in = append(in, sel.X)
+		}
+	}
+	return in
+}
+
+func containsNode(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
+
+// consumesExitingCall reports whether the attempt uses a result of an
+// earlier call of the same iteration whose failure leaves the loop: the
+// dependency is that call, and its failures are not retried (a response
+// parsed until a pending state ends, a log fetched by an index that must
+// exist).
+func (a *analyzer) consumesExitingCall(l *loop, call *ast.CallExpr) bool {
+	outputs := map[types.Object]bool{}
+	a.walkStmts(l.body.List, false, func(s ast.Stmt, list []ast.Stmt, i int, inSwitch bool) bool {
+		as, ok := s.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || as.Pos() >= call.Pos() || containsNode(as, call) {
+			return true
+		}
+		c, ok := unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !a.resultsError(c) || a.isPureCall(c) {
+			return true
+		}
+		var errVar types.Object
+		var outs []types.Object
+		for _, lhs := range as.Lhs {
+			o := a.objOf(lhs)
+			if o == nil {
+				continue
+			}
+			if isErrorType(o.Type()) {
+				errVar = o
+			} else {
+				outs = append(outs, o)
+			}
+		}
+		if errVar == nil || len(outs) == 0 || i+1 >= len(list) {
+			return true
+		}
+		// The next statement must leave the loop on that error.
+		next, ok := list[i+1].(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		if o, succ := a.errCond(next.Cond); o == errVar && !succ && a.terminates(l, next.Body.List, inSwitch) {
+			for _, o := range outs {
+				outputs[o] = true
+			}
+		}
+		return true
+	})
+	if len(outputs) == 0 {
+		return false
+	}
+	for _, e := range a.attemptInputs(call) {
+		for o := range outputs {
+			if a.usesObj(e, o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inTickerCase reports whether the if statement sits in a select case that
+// receives from a ticker or timer channel: the loop runs on a clock (a
+// periodic refresh or health check), not on failures.
+func (a *analyzer) inTickerCase(l *loop, ifs *ast.IfStmt) bool {
+	found := false
+	inspectNoLit(l.body, func(n ast.Node) bool {
+		cc, ok := n.(*ast.CommClause)
+		if !ok || found {
+			return !found
+		}
+		if !containsNode(cc, ifs) || cc.Comm == nil {
+			return true
+		}
+		var x ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			x = c.X
+		case *ast.AssignStmt:
+			if len(c.Rhs) == 1 {
+				x = c.Rhs[0]
+			}
+		}
+		if u, ok := unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			switch ch := unparen(u.X).(type) {
+			case *ast.SelectorExpr:
+				if ch.Sel.Name == "C" {
+					if t := a.pass.TypesInfo.TypeOf(ch.X); t != nil && strings.Contains(t.String(), "time.Ticker") {
+						found = true
+					}
+				}
+			case *ast.CallExpr:
+				if fn := a.callee(ch); fn != nil && pkgPath(fn) == "time" && fn.Name() == "Tick" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// contextSleep reports whether n calls a wait that takes a context and a
+// duration (gax.Sleep(ctx, d), a sleeper func value): it fails when the
+// context ends, so leaving on its error bounds the loop by the context.
+func (a *analyzer) contextSleep(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	inspectNoLit(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		hasCtx, hasDur := false, false
+		for _, arg := range call.Args {
+			t := a.pass.TypesInfo.TypeOf(arg)
+			if t == nil {
+				continue
+			}
+			switch t.String() {
+			case "context.Context":
+				hasCtx = true
+			case "time.Duration":
+				hasDur = true
+			}
+		}
+		found = hasCtx && hasDur
+		return !found
+	})
+	return found
 }

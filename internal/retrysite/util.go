@@ -19,6 +19,9 @@ type analyzer struct {
 	methods map[string]bool // budget method names
 	funcs   map[string]bool // extra budget checks
 	sites   []*Site
+
+	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
+	pure  map[*types.Func]bool          // memo of isPureFunc
 }
 
 func (a *analyzer) sortSites() {
@@ -165,7 +168,10 @@ var pureStd = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
-// isPureCall reports whether call's error can only describe local work.
+// isPureCall reports whether call's error can only describe local work:
+// a call into a standard package that does no network I/O, a method of an
+// error value (Unwrap), or a function of this package whose own
+// error-returning calls are all pure.
 func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	fn := a.callee(call)
 	if fn == nil {
@@ -174,6 +180,17 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	path := pkgPath(fn)
 	if pureStd[path] {
 		return true
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		if types.Implements(sig.Recv().Type(), errorType.Underlying().(*types.Interface)) {
+			return true
+		}
+		if (fn.Name() == "Unwrap" || fn.Name() == "Cause") && sig.Params().Len() == 0 {
+			return true // walking an error chain
+		}
+	}
+	if fn.Pkg() == a.pass.Pkg {
+		return a.isPureFunc(fn)
 	}
 	// Request construction is not the attempt.
 	if path == "net/http" && (fn.Name() == "NewRequest" || fn.Name() == "NewRequestWithContext") {
@@ -231,4 +248,47 @@ func (a *analyzer) usesObj(n ast.Node, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// isPureFunc reports whether the package's function fn does only local
+// work: its body makes error-returning calls, and every one is pure. Calls through
+// interfaces or function values are not known to be pure; recursion is not
+// pure either.
+func (a *analyzer) isPureFunc(fn *types.Func) bool {
+	if v, ok := a.pure[fn]; ok {
+		return v
+	}
+	if a.decls == nil {
+		a.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range a.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					if obj, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						a.decls[obj] = fd
+					}
+				}
+			}
+		}
+		a.pure = map[*types.Func]bool{}
+	}
+	fd := a.decls[fn.Origin()]
+	if fd == nil {
+		return false
+	}
+	a.pure[fn] = false // while in progress: recursion is not pure
+	pure, local := true, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && pure && a.resultsError(call) {
+			if a.isPureCall(call) {
+				local = true
+			} else {
+				pure = false
+			}
+		}
+		return pure
+	})
+	// A body with no error-returning call at all (a stub, a fake) says
+	// nothing of what the function stands for: not known to be pure.
+	a.pure[fn] = pure && local
+	return pure && local
 }

@@ -1,0 +1,245 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+)
+
+// Shapes found in real code. Each negative is a look-alike of a retry loop
+// that retrylint once reported.
+
+type tokenError struct{ code string }
+
+func (e *tokenError) Error() string { return e.code }
+
+type exchanger struct{ c *Client }
+
+func (e *exchanger) send(ctx context.Context) (string, error) { return e.c.Get(ctx, "device") }
+func (e *exchanger) parse(resp string) (string, error)      { return resp, nil }
+
+// Polling for a pending state: the request's own failure leaves the loop,
+// only the parsed "pending" answer goes round again.
+func devicePoll(ctx context.Context, e *exchanger) (string, error) {
+	for {
+		resp, err := e.send(ctx)
+		if err != nil {
+			return "", err
+		}
+		tok, err := e.parse(resp)
+		if err == nil {
+			return tok, nil
+		}
+		var te *tokenError
+		if !errors.As(err, &te) || te.code != "pending" {
+			return "", err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+type logStore struct{ c *Client }
+
+func (s *logStore) First(ctx context.Context) (string, error)        { return s.c.Get(ctx, "first") }
+func (s *logStore) Fetch(ctx context.Context, idx string) error      { return s.c.Put(ctx, idx, "") }
+
+// A race with truncation: the index lookup's failure leaves the loop.
+func oldest(ctx context.Context, s *logStore) error {
+	for {
+		idx, err := s.First(ctx)
+		if err != nil {
+			return err
+		}
+		if err := s.Fetch(ctx, idx); err == nil {
+			return nil
+		}
+	}
+}
+
+// Reading results: a success does not always leave the loop.
+func drain(ctx context.Context, c *Client, pending func() bool) {
+	for pending() {
+		v, err := c.Get(ctx, "result")
+		if err != nil {
+			println(err.Error())
+		} else if v == "" {
+			break
+		}
+	}
+}
+
+// A periodic refresh on a ticker.
+func refresh(ctx context.Context, c *Client, out chan<- string) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			v, err := c.Get(ctx, "targets")
+			if err != nil {
+				continue
+			}
+			select {
+			case out <- v:
+			case <-ctx.Done():
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+type pool struct{ c *Client }
+
+func (p *pool) active() error { return p.c.Put(context.Background(), "ping", "") }
+
+// Waiting on a ticker for a health check to pass.
+func waitActive(p *pool, stop <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if p.active() == nil {
+				return
+			}
+		}
+	}
+}
+
+// Each attempt asks for less: different work, not a retry.
+func shrinkBuffer(c *net.UDPConn) error {
+	size := 1 << 20
+	var err error
+	for size > 0 {
+		if err = c.SetReadBuffer(size); err == nil {
+			return nil
+		}
+		size /= 2
+	}
+	return err
+}
+
+// Walking an error chain.
+func unwrapAll(err error, target error) bool {
+	for {
+		if err == target {
+			return true
+		}
+		switch x := err.(type) {
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+			if err == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+}
+
+type server struct{ certFile string }
+
+func (s *server) loadCert() error {
+	data, err := os.ReadFile(s.certFile)
+	if err != nil {
+		return fmt.Errorf("reading certificate: %w", err)
+	}
+	if !strings.Contains(string(data), "CERTIFICATE") {
+		return errors.New("no certificate")
+	}
+	return nil
+}
+
+// Reloading a local file while it is being written.
+func (s *server) reload() {
+	for i := 0; i < 5; i++ {
+		if err := s.loadCert(); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// ---- Bounds ----
+
+type retryer interface {
+	Retry(err error) (time.Duration, bool)
+}
+
+// A wait that takes the context bounds the loop by the context.
+func contextSleep(ctx context.Context, c *Client, sleep func(context.Context, time.Duration) error) error {
+	for { // want `loop \[time-bounded\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if err := sleep(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+}
+
+// A retry policy decides: the bound is unknown, not absent.
+func policy(ctx context.Context, c *Client, r retryer) error {
+	for { // want `loop \[unknown bound\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		d, ok := r.Retry(err)
+		if !ok {
+			return err
+		}
+		time.Sleep(d)
+	}
+}
+
+// Classifying errors does not bound retries of the transient ones.
+func classify(ctx context.Context, c *Client, permanent func(error) bool) error {
+	for { // want `loop \[unbounded\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if permanent(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A decremented counter.
+func decrement(ctx context.Context, c *Client, retries int) error {
+	var err error
+	for { // want `loop \[retries\+1 attempts\]`
+		err = c.Put(ctx, "k", "v")
+		if err == nil || retries == 0 {
+			break
+		}
+		retries--
+	}
+	return err
+}
+
+// The for statement's counter compared with a variable limit.
+func limit(ctx context.Context, c *Client, retry int) error {
+	var err error
+	for i := 0; true; i++ { // want `loop \[retry\+1 attempts\]`
+		err = c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if i == retry {
+			break
+		}
+	}
+	return err
+}
