@@ -268,8 +268,8 @@ func TestGolangciLint(t *testing.T) {
 
 	t.Run("bad settings", func(t *testing.T) {
 		for name, repl := range map[string][2]string{
-			"unknown key": {"tests: true", "test: true"},
-			"wrong type":  {"tests: true", "tests: [yes]"},
+			"unknown key":  {"tests: true", "test: true"},
+			"wrong type":   {"tests: true", "tests: [yes]"},
 			"no such pass": {"# disable: [fixedattempts]", "disable: [nosuch]"},
 		} {
 			writeFiles(t, dir, map[string]string{"bad.yml": strings.Replace(readFile(t, filepath.Join(dir, ".golangci.yml")), repl[0], repl[1], 1)})
