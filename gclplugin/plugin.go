@@ -91,12 +91,20 @@ func (p *plugin) GetLoadMode() string {
 	return register.LoadModeTypesInfo
 }
 
-// Wrap returns copies of the analyzers whose diagnostics keep at most one
-// suggested fix, the first whose edits all lie in the diagnostic's own file
-// (golangci-lint applies every fix of a diagnostic and drops edits in other
-// files, while a pass may offer alternatives), and, unless tests is set,
-// are dropped when they are in a _test.go file. The analyzers given are not
-// modified; a copy that another of them requires replaces it there too.
+// Wrap returns copies of the analyzers whose diagnostics are adapted to
+// golangci-lint:
+//   - each keeps at most one suggested fix, the first whose edits all lie in
+//     the diagnostic's own file: golangci-lint applies every fix of a
+//     diagnostic and drops edits in other files, while a pass may offer
+//     alternatives;
+//   - related information is dropped: golangci-lint would turn each related
+//     location into an issue of its own ("fixedattempts(related
+//     information): attempt made here"), on a line that a //nolint on the
+//     finding does not cover; the message says what matters on its own;
+//   - unless tests is set, diagnostics in _test.go files are dropped.
+//
+// The analyzers given are not modified; a copy that another of them
+// requires replaces it there too.
 func Wrap(as []*analysis.Analyzer, tests bool) []*analysis.Analyzer {
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer, len(as))
 	out := make([]*analysis.Analyzer, len(as))
@@ -128,6 +136,7 @@ func wrapRun(run func(*analysis.Pass) (any, error), tests bool) func(*analysis.P
 				return
 			}
 			d.SuggestedFixes = firstSameFileFix(pass.Fset, d)
+			d.Related = nil
 			pass.Report(d)
 		}
 		return run(&p)

@@ -204,8 +204,8 @@ func f() {}
 `
 
 // TestWrap checks, with a stand-in pass, that each diagnostic keeps only
-// its first same-file fix and that diagnostics in test files are dropped
-// when tests is false.
+// its first same-file fix and no related information, and that
+// diagnostics in test files are dropped when tests is false.
 func TestWrap(t *testing.T) {
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -226,7 +226,9 @@ func TestWrap(t *testing.T) {
 		Requires: []*analysis.Analyzer{helper},
 		Run: func(pass *analysis.Pass) (any, error) {
 			main, test := pass.Files[0], pass.Files[1]
-			pass.Report(analysis.Diagnostic{Pos: main.Name.Pos(), Message: "two fixes and one elsewhere", SuggestedFixes: []analysis.SuggestedFix{
+			pass.Report(analysis.Diagnostic{Pos: main.Name.Pos(), Message: "two fixes and one elsewhere", Related: []analysis.RelatedInformation{
+				{Pos: main.Name.End(), Message: "related"},
+			}, SuggestedFixes: []analysis.SuggestedFix{
 				{Message: "Edit the other file", TextEdits: []analysis.TextEdit{edit(main, "a"), edit(test, "b")}},
 				{Message: "First", TextEdits: []analysis.TextEdit{edit(main, "c")}},
 				{Message: "Second", TextEdits: []analysis.TextEdit{edit(main, "d")}},
@@ -247,16 +249,16 @@ func TestWrap(t *testing.T) {
 			for _, f := range d.SuggestedFixes {
 				fixes = append(fixes, f.Message)
 			}
-			got = append(got, fmt.Sprintf("%s %s %v", fset.Position(d.Pos), d.Message, fixes))
+			got = append(got, fmt.Sprintf("%s %s %v %d", fset.Position(d.Pos), d.Message, fixes, len(d.Related)))
 		}}
 		if _, err := wrapped[0].Run(pass); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"p.go:1:9 two fixes and one elsewhere [First]"}
+		want := []string{"p.go:1:9 two fixes and one elsewhere [First] 0"}
 		if tests {
-			want = append(want, "p_test.go:1:9 in a test file []")
+			want = append(want, "p_test.go:1:9 in a test file [] 0")
 		}
-		want = append(want, "p.go:1:9 no fix []")
+		want = append(want, "p.go:1:9 no fix [] 0")
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("tests=%v: got\n%s\nwant\n%s", tests, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
