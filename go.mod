@@ -3,6 +3,7 @@ module github.com/retrylint/retrylint
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	golang.org/x/time v0.16.0
 	golang.org/x/tools v0.52.0
 )

@@ -13,7 +13,10 @@
 // The lint mode accepts the flags of x/tools' multichecker: -json, -fix,
 // -diff, -test, -c, one -<pass> flag per pass to select passes, and
 // -<pass>.<flag> for each pass's settings; the shared retry-site analysis's
-// settings are -retrysite.<flag>. -sarif writes SARIF 2.1.0. The exit status
+// settings are -retrysite.<flag>. -sarif writes SARIF 2.1.0. In a Go
+// workspace (go.work), a directory pattern such as ./... covers every
+// workspace module below the directory; a pattern that matches no package
+// is an error that names it. The exit status
 // is that of go vet: 0 when nothing is reported, 1 for errors (packages that
 // do not load, bad flags), 3 when diagnostics are reported (0 with -json or
 // -sarif).

@@ -46,12 +46,19 @@ func module(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// run runs the command in dir and returns its stdout, stderr and exit code.
+// run runs the command in dir, outside any workspace, and returns its
+// stdout, stderr and exit code.
 func run(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	return runEnv(t, dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, args...)
+}
+
+// runEnv is run with the given environment added.
+func runEnv(t *testing.T, dir string, env []string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(retrylint, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -325,5 +332,56 @@ func TestSARIF(t *testing.T) {
 	loc := res[0].Locations[0].PhysicalLocation
 	if loc.ArtifactLocation.URI != "p/p.go" || loc.Region.StartLine != 14 || loc.Region.StartColumn != 2 || loc.Region.EndColumn != 5 {
 		t.Errorf("-sarif location = %+v, want p/p.go 14:2-14:5", loc)
+	}
+}
+
+// TestWorkspace checks the monorepo pattern: at the root of a go.work with
+// two modules, ./... analyzes both (the go command rejects ./... there), and
+// patterns that match nothing are errors that name them.
+func TestWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.work":          "go 1.22\n\nuse (\n\t./svc1\n\t./svc2\n)\n",
+		"svc1/go.mod":      "module example.com/svc1\n\ngo 1.22\n",
+		"svc1/p/p.go":      retrying,
+		"svc2/go.mod":      "module example.com/svc2\n\ngo 1.22\n",
+		"svc2/p/p.go":      retrying,
+		"svc2/q/q.go":      clean,
+		"svc2/empty/x.txt": "no Go here\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"GOWORK=", "GOFLAGS=-buildvcs=false"} // GOWORK= finds go.work
+	_, stderr, code := runEnv(t, dir, env, "./...")
+	if code != 3 || !strings.Contains(stderr, filepath.Join("svc1", "p", "p.go")+":14:2: retry loop") ||
+		!strings.Contains(stderr, filepath.Join("svc2", "p", "p.go")+":14:2: retry loop") {
+		t.Errorf("./... at the workspace root: exit %d, want 3 with both modules reported; stderr:\n%s", code, stderr)
+	}
+	// Inside one module, ./... stays in that module.
+	_, stderr, code = runEnv(t, filepath.Join(dir, "svc2"), env, "./...")
+	if code != 3 || strings.Contains(stderr, "svc1") || !strings.Contains(stderr, filepath.Join("svc2", "p", "p.go")) {
+		t.Errorf("./... in svc2: exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, tc := range []struct {
+		dir, pattern, want string
+	}{
+		{".", "./nosuch/...", "pattern ./nosuch/...: "},
+		{"svc2", "./nosuch/...", "pattern ./nosuch/...: "},
+		{"svc2", "./nosuch", "pattern ./nosuch: "},
+		{"svc2", "./empty/...", "pattern ./empty/... matched no packages"},
+		{"svc2", "./empty", "pattern ./empty: no Go files"},
+		{"svc2", "example.com/svc2/nosuch/...", "pattern example.com/svc2/nosuch/... matched no packages"},
+		{"svc2", "example.com/nosuch", "pattern example.com/nosuch: "},
+	} {
+		// One good pattern does not hide a bad one.
+		_, stderr, code := runEnv(t, filepath.Join(dir, tc.dir), env, "./...", tc.pattern)
+		if code != 1 || !strings.HasPrefix(stderr, "retrylint: "+tc.want) || strings.Contains(stderr, "retry loop") {
+			t.Errorf("in %s, ./... %s: exit %d, want 1 and %q; stderr:\n%s", tc.dir, tc.pattern, code, tc.want, stderr)
+		}
 	}
 }

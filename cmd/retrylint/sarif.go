@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"unicode/utf16"
 
@@ -36,14 +37,15 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string            `json:"id"`
-	Name                 string            `json:"name"`
 	ShortDescription     sarifText         `json:"shortDescription"`
 	FullDescription      sarifText         `json:"fullDescription"`
 	Help                 sarifText         `json:"help"`
@@ -95,10 +97,13 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 	if err != nil {
 		return err
 	}
+	version, semver := toolVersion()
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name:           "retrylint",
-			InformationURI: "https://github.com/retrylint/retrylint",
+			Name:            "retrylint",
+			Version:         version,
+			SemanticVersion: semver,
+			InformationURI:  "https://github.com/retrylint/retrylint",
 		}},
 		Results:            []sarifResult{},
 		OriginalURIBaseIDs: map[string]sarifArtifactLoc{"SRCROOT": {URI: "file://" + filepath.ToSlash(root) + "/"}},
@@ -106,20 +111,29 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 	}
 	ruleIndex := map[string]int{}
 	for _, a := range passes {
+		// GitHub code scanning requires non-empty descriptions and help;
+		// the meta-test of the passes guarantees a summary line.
 		summary, rest, _ := strings.Cut(a.Doc, "\n")
+		help := strings.TrimSpace(rest)
+		if help == "" {
+			help = summary
+		}
+		if a.URL != "" {
+			help += "\n\nDocumentation: " + a.URL
+		}
 		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   a.Name,
-			Name:                 a.Name,
 			ShortDescription:     sarifText{summary},
 			FullDescription:      sarifText{strings.TrimSpace(summary + "\n" + rest)},
-			Help:                 sarifText{strings.TrimSpace(rest)},
+			Help:                 sarifText{help},
 			HelpURI:              a.URL,
 			DefaultConfiguration: map[string]string{"level": "warning"},
 		})
 	}
 	lines := newLineCache()
 	seen := map[string]bool{}
+	occurrences := map[string]int{} // fingerprint -> results so far
 	for _, act := range g.Roots {
 		if !act.IsRoot || act.Err != nil {
 			continue
@@ -136,14 +150,19 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 				continue // a file analyzed in its package and its test variant
 			}
 			seen[key] = true
+			// The fingerprint leaves out the line number, so that an
+			// alert survives edits above it; identical lines in one file
+			// are told apart by their order, as GitHub's own line hash does.
 			sum := sha256.Sum256([]byte(act.Analyzer.Name + "\x00" + uri + "\x00" + d.Message + "\x00" + strings.TrimSpace(text)))
+			fp := hex.EncodeToString(sum[:16])
+			occurrences[fp]++
 			res := sarifResult{
 				RuleID:              act.Analyzer.Name,
 				RuleIndex:           idx,
 				Level:               "warning",
 				Message:             sarifText{d.Message},
 				Locations:           []sarifLocation{loc},
-				PartialFingerprints: map[string]string{"retrylint/v1": hex.EncodeToString(sum[:16])},
+				PartialFingerprints: map[string]string{"retrylint/v1": fmt.Sprintf("%s:%d", fp, occurrences[fp])},
 			}
 			for i, r := range d.Related {
 				rl, _, _ := sarifLoc(fset, r.Pos, r.End, root, lines)
@@ -162,6 +181,19 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	})
+}
+
+// toolVersion returns the version of the retrylint module this binary was
+// built from, without its "v" (SARIF consumers compare versions that start
+// with a number; a build from a checkout is "0.0.0-devel"), and the same
+// as semver when it is a semantic version.
+func toolVersion() (version, semver string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || !strings.HasPrefix(bi.Main.Version, "v") {
+		return "0.0.0-devel", ""
+	}
+	v := strings.TrimPrefix(bi.Main.Version, "v")
+	return v, v
 }
 
 // sarifLoc converts a position range to a SARIF location with a URI

@@ -16,7 +16,6 @@ package driver
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -28,16 +27,27 @@ import (
 const LoadMode = packages.LoadSyntax | packages.NeedModule
 
 // Load loads the packages matching patterns (with their tests if tests is
-// set). It fails when the patterns match nothing; errors inside packages
-// (syntax or type errors) are left on the packages, for PrintErrors.
+// set), from directory dir ("" for the current one). Errors inside packages
+// (syntax or type errors) are left on the packages, for PrintErrors; a
+// pattern that matches no package is an error, naming the pattern.
+//
+// In a Go workspace (go.work), a directory pattern such as ./... also
+// matches the packages of every workspace module below the directory,
+// where the go command stops at module boundaries (and fails outright at a
+// workspace root that is not itself a module): run at the root of a
+// monorepo, retrylint ./... analyzes every module.
 func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error) {
-	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
-	pkgs, err := packages.Load(cfg, patterns...)
+	expanded, err := expandWorkspace(dir, patterns)
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
+	pkgs, err := packages.Load(cfg, expanded...)
+	if err != nil {
+		return nil, err
+	}
+	if err := unmatched(dir, patterns, expanded, pkgs); err != nil {
+		return nil, err
 	}
 	return pkgs, nil
 }
