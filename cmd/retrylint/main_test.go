@@ -385,3 +385,22 @@ func TestWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// A package between two analyzed packages (c imports b imports a, with a
+// and c named) is type-checked without function bodies; its loops must not
+// be analyzed as if they had types.
+func TestPackageBetweenRoots(t *testing.T) {
+	dir := module(t, map[string]string{
+		"a/a.go": "package a\n\nfunc N() int { return 3 }\n",
+		"b/b.go": "package b\n\nimport (\n\t\"context\"\n\t\"time\"\n\n\t\"example.com/m/a\"\n)\n\ntype C struct{}\n\nfunc (C) Get(ctx context.Context) error { return nil }\n\nfunc Get(ctx context.Context, c C, xs []int) error {\n\tfor range a.N() {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n\tfor range xs {\n\t}\n\treturn nil\n}\n",
+		"c/c.go": "package c\n\nimport \"example.com/m/b\"\n\nvar _ = b.Get\n",
+	})
+	_, stderr, code := run(t, dir, "./a", "./c")
+	if code != 0 || strings.Contains(stderr, "panic") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	// Named itself, b is analyzed in full.
+	if _, stderr, code := run(t, dir, "./b"); code != 3 || !strings.Contains(stderr, "up to a.N() attempts") {
+		t.Errorf("./b: exit %d, stderr:\n%s", code, stderr)
+	}
+}

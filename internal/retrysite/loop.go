@@ -38,7 +38,11 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		l.counter = a.forCounter(s)
 	case *ast.RangeStmt:
 		// Only "for range n" over an integer repeats the same work.
-		t, ok := a.pass.TypesInfo.TypeOf(s.X).Underlying().(*types.Basic)
+		xt := a.pass.TypesInfo.TypeOf(s.X)
+		if xt == nil {
+			return nil
+		}
+		t, ok := xt.Underlying().(*types.Basic)
 		if !ok || t.Info()&types.IsInteger == 0 {
 			return nil
 		}
