@@ -62,8 +62,30 @@ func libraryFamily(path string) string {
 // the analysis knows.
 func IsLibraryPath(path string) bool { return libraryFamily(trimVendor(path)) != "" }
 
+// libraryModules are the module paths of the libraries: inside them, a call
+// of the library's own API implements the library, it does not configure
+// retries of a user's dependency.
+var libraryModules = []string{
+	pathBackoff, pathRetryGo, pathGoRetry, pathRetryable, pathRestyV2, pathRestyV3,
+	pathGRPC, "github.com/grpc-ecosystem/go-grpc-middleware", pathFailsafe,
+	"github.com/aws/aws-sdk-go-v2", "k8s.io/client-go",
+}
+
+func inLibrary(pkg string) bool {
+	pkg = trimVendor(pkg)
+	for _, m := range libraryModules {
+		if pkg == m || strings.HasPrefix(pkg, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // findLibrary records every call of a retry library.
 func (a *analyzer) findLibrary() {
+	if inLibrary(a.pass.Pkg.Path()) {
+		return
+	}
 	for cur := range a.insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
 		var s *Site
 		switch n := cur.Node().(type) {

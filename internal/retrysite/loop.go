@@ -508,12 +508,7 @@ func (a *analyzer) loopBound(l *loop) Bound {
 	}
 	f := l.stmt.(*ast.ForStmt)
 	if f.Cond != nil && l.counter != nil {
-		start := int64(0)
-		if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && a.objOf(as.Lhs[0]) == l.counter {
-			if v, ok := a.intConst(as.Rhs[0]); ok {
-				start = v
-			}
-		}
+		start := a.counterStart(l)
 		for _, c := range conjuncts(f.Cond) {
 			b, ok := c.(*ast.BinaryExpr)
 			if !ok {
@@ -603,10 +598,10 @@ func (a *analyzer) counterBound(l *loop) (Bound, bool) {
 			switch {
 			case obj == l.counter || a.countedIn(l.body, obj, token.INC):
 				// The for statement's counter is checked before its
-				// increment: i == n after n+1 attempts (0-based).
+				// increment: i == n after n+1 attempts when i starts at 0.
 				extra := int64(0)
 				if obj == l.counter {
-					extra = 1
+					extra = 1 - a.counterStart(l)
 				}
 				switch op {
 				case token.GEQ, token.EQL:
@@ -684,6 +679,21 @@ func (a *analyzer) otherExit(l *loop) bool {
 		return !other
 	})
 	return other
+}
+
+// counterStart returns the constant the for statement's counter starts
+// at, or 0.
+func (a *analyzer) counterStart(l *loop) int64 {
+	f, ok := l.stmt.(*ast.ForStmt)
+	if !ok {
+		return 0
+	}
+	if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && a.objOf(as.Lhs[0]) == l.counter {
+		if v, ok := a.intConst(as.Rhs[0]); ok {
+			return v
+		}
+	}
+	return 0
 }
 
 func flip(op token.Token) token.Token {

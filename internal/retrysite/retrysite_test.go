@@ -60,7 +60,7 @@ func describe(s *retrysite.Site) string {
 
 func TestSites(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse")
+	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
 }
 
 func TestHelperFacts(t *testing.T) {

@@ -243,3 +243,16 @@ func limit(ctx context.Context, c *Client, retry int) error {
 	}
 	return err
 }
+
+// A counter that starts at 1.
+func fromOne(ctx context.Context, c *Client, maxTries int) error {
+	var err error
+	for n := 1; ; n++ { // want `loop \[maxTries attempts\]`
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+		if n >= maxTries {
+			return err
+		}
+	}
+}
