@@ -59,8 +59,9 @@ cmdline() {
 for ((r = 1; r <= runs; r++)); do
 	for i in 0 1 2 3; do
 		# shellcheck disable=SC2046
-		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || true
-		if ! [ -s "$out/t.$i.$r" ]; then echo "bench/run.sh: ${names[$i]} failed" >&2; cat "$out/err.$i.$r" >&2; exit 1; fi
+		rc=0
+		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+		if [ "$rc" -ne 0 ] || ! [ -s "$out/t.$i.$r" ]; then echo "bench/run.sh: ${names[$i]} failed (exit $rc)" >&2; tail -20 "$out/err.$i.$r" >&2; exit 1; fi
 		tail -1 "$out/t.$i.$r" >"$out/t.$i.$r.last"
 	done
 	echo "run $r/$runs done" >&2

@@ -46,16 +46,17 @@ func analyzer(facts bool) *analysis.Analyzer {
 }
 
 func main() {
-	facts := flag.Bool("facts", false, "declare a fact type")
-	mc := flag.Bool("multichecker", false, "run through x/tools' multichecker instead of retrylint's driver")
-	tests := flag.Bool("test", true, "analyze test files too")
-	flag.Parse()
+	fs := flag.NewFlagSet("noop", flag.ExitOnError)
+	facts := fs.Bool("facts", false, "declare a fact type")
+	mc := fs.Bool("multichecker", false, "run through x/tools' multichecker instead of retrylint's driver")
+	tests := fs.Bool("test", true, "analyze test files too")
+	fs.Parse(os.Args[1:])
 	if *mc {
-		os.Args = append([]string{os.Args[0], fmt.Sprintf("-test=%t", *tests)}, flag.Args()...)
+		os.Args = append([]string{os.Args[0], fmt.Sprintf("-test=%t", *tests)}, fs.Args()...)
 		multichecker.Main(analyzer(*facts))
 		return
 	}
-	pkgs, err := driver.Load("", flag.Args(), *tests)
+	pkgs, err := driver.Load("", fs.Args(), *tests)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)
