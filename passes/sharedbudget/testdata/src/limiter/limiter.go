@@ -1,0 +1,52 @@
+package limiter
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+type Inventory struct{}
+
+func (i *Inventory) Reserve(ctx context.Context) error { return nil }
+
+type Payments struct{}
+
+func (p *Payments) Charge(ctx context.Context) error { return nil }
+
+type Service struct {
+	inventory *Inventory
+	payments  *Payments
+}
+
+// A rate limiter asked on the failure path guards the retries.
+var retryLimiter = rate.NewLimiter(rate.Every(time.Second), 10) // want `rate limiter retryLimiter guards retries to inventory and payments: one failing dependency drains the other's credit`
+
+func (s *Service) reserve(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		err := s.inventory.Reserve(ctx)
+		if err == nil {
+			return nil
+		}
+		if !retryLimiter.Allow() {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Wait after a failure, before the next attempt.
+func (s *Service) charge(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		err := s.payments.Charge(ctx)
+		if err == nil {
+			return nil
+		}
+		if werr := retryLimiter.Wait(ctx); werr != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
