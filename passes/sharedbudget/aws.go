@@ -485,7 +485,7 @@ func (c *checker) resolvesAt(e ast.Expr, pos token.Pos) bool {
 		case *ast.SelectorExpr:
 			ast.Inspect(n.X, func(m ast.Node) bool {
 				if id, isID := m.(*ast.Ident); isID && ok {
-					ok = c.sameAt(scope, id, pos)
+					ok = c.sameAt(e, scope, id, pos)
 				}
 				return ok
 			})
@@ -494,24 +494,24 @@ func (c *checker) resolvesAt(e ast.Expr, pos token.Pos) bool {
 			if _, isID := n.Key.(*ast.Ident); isID {
 				ast.Inspect(n.Value, func(m ast.Node) bool {
 					if id, isID := m.(*ast.Ident); isID && ok {
-						ok = c.sameAt(scope, id, pos)
+						ok = c.sameAt(e, scope, id, pos)
 					}
 					return ok
 				})
 				return false
 			}
 		case *ast.Ident:
-			ok = ok && c.sameAt(scope, n, pos)
+			ok = ok && c.sameAt(e, scope, n, pos)
 		}
 		return ok
 	})
 	return ok
 }
 
-func (c *checker) sameAt(scope *types.Scope, id *ast.Ident, pos token.Pos) bool {
+func (c *checker) sameAt(e ast.Expr, scope *types.Scope, id *ast.Ident, pos token.Pos) bool {
 	obj := c.info.Uses[id]
-	if obj == nil {
-		return true // a blank or a declaration inside e
+	if obj == nil || obj.Pos() >= e.Pos() && obj.Pos() < e.End() {
+		return true // a blank, or declared inside e (a parameter of a literal)
 	}
 	_, got := scope.LookupParent(id.Name, pos)
 	return got == obj
@@ -540,6 +540,11 @@ func (c *checker) lineSpan(n ast.Node) (token.Pos, token.Pos) {
 	j := e
 	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
 		j++
+	}
+	if j+1 < len(data) && data[j] == '/' && data[j+1] == '/' {
+		for j < len(data) && data[j] != '\n' {
+			j++ // a comment on the removed line goes with it
+		}
 	}
 	if (i == 0 || data[i-1] == '\n') && j < len(data) && data[j] == '\n' {
 		return tf.Pos(i), tf.Pos(j + 1)

@@ -15,3 +15,9 @@ func TestSharedBudget(t *testing.T) {
 		"pkgvar", "field", "helper", "registry", "limiter", "owntype", "hosts", "imported", "awsshared",
 		"negative")
 }
+
+func TestFixes(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.RunWithSuggestedFixes(t, dir, sharedbudget.Analyzer, "fixvar", "fixfield", "fixregistry", "fixaws", "nofix")
+	rltest.GoldenCompiles(t, dir)
+}
