@@ -291,6 +291,14 @@ var transports = map[string]bool{
 	"github.com/go-resty/resty/v2": true, "resty.dev/v3": true,
 }
 
+// errorsPackage reports whether path is an error-wrapping package
+// (github.com/pkg/errors, multierr): a call that returns an error but
+// reaches nothing.
+func errorsPackage(path string) bool {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	return base == "errors" || base == "xerrors" || strings.Contains(base, "multierr")
+}
+
 // siteDep returns the one dependency every attempt of a site targets, or
 // an unknown dependency when an attempt's is unknown or they differ.
 func (c *checker) siteDep(atts []attempt) dep {
@@ -342,7 +350,7 @@ func (c *checker) attemptDep(at attempt) dep {
 		return dep{key, at.name}
 	case strings.HasPrefix(key, "pkg:"):
 		path := strings.TrimPrefix(key, "pkg:")
-		if path == c.pass.Pkg.Path() || transports[path] {
+		if path == c.pass.Pkg.Path() || transports[path] || errorsPackage(path) {
 			return dep{}
 		}
 		return dep{key, at.name}
@@ -390,7 +398,7 @@ func (c *checker) opDep(op ast.Expr) dep {
 			}
 			return dep{}
 		}
-		if fn, ok := c.info.Uses[x.Sel].(*types.Func); ok && fn.Pkg() != nil && !transports[fn.Pkg().Path()] {
+		if fn, ok := c.info.Uses[x.Sel].(*types.Func); ok && fn.Pkg() != nil && !transports[fn.Pkg().Path()] && !errorsPackage(fn.Pkg().Path()) && fn.Pkg() != c.pass.Pkg {
 			return dep{"pkg:" + fn.Pkg().Path(), fn.Pkg().Name()}
 		}
 	}

@@ -38,10 +38,11 @@ const (
 
 // checker holds the state of one run over a package.
 type checker struct {
-	pass *analysis.Pass
-	info *types.Info
-	insp *inspector.Inspector
-	vars map[*types.Var]*varInfo
+	pass  *analysis.Pass
+	info  *types.Info
+	insp  *inspector.Inspector
+	vars  map[*types.Var]*varInfo
+	sites []*retrysite.Site
 }
 
 // use is one retry site guarded by a budget.
@@ -65,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 	}
 	sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
+	c.sites = sites.List
 	awsPkg := importsAWSService(pass.Pkg)
 	if len(sites.List) == 0 && !awsPkg {
 		return nil, nil
@@ -75,7 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var order []*shared
 	for _, s := range sites.List {
 		g := s.Guard
-		if g == nil || g.Budget == nil || !c.budgetGuard(s) || c.rateLimit(s) {
+		if g == nil || g.Budget == nil || !c.budgetGuard(s) || c.rateLimit(s, 0) {
 			continue
 		}
 		id, ok := c.budgetOf(g.Budget, 0)
@@ -142,10 +144,13 @@ func (c *checker) budgetGuard(s *retrysite.Site) bool {
 // may be meant), not the retries. A check in the loop condition, or in
 // the loop body or operation before the first attempt and on every path,
 // is one.
-func (c *checker) rateLimit(s *retrysite.Site) bool {
+func (c *checker) rateLimit(s *retrysite.Site, depth int) bool {
 	call := s.Guard.Call
 	if call == nil {
 		return false
+	}
+	if s.Kind == retrysite.HelperCall && s.Guard.Kind == retrysite.GuardHelper {
+		return c.helperRateLimit(s, depth)
 	}
 	first := token.NoPos
 	for _, at := range s.Attempts {
@@ -171,6 +176,54 @@ func (c *checker) rateLimit(s *retrysite.Site) bool {
 		return false
 	}
 	return unconditional(body, call)
+}
+
+// helperRateLimit reports whether a retry helper asks the budget it is
+// given before every attempt. The helper's own sites tell, when it lives
+// in this package; a rate limiter given to a helper of another package
+// may be either, and is not taken for a retry budget.
+func (c *checker) helperRateLimit(s *retrysite.Site, depth int) bool {
+	fn, _ := typeutil.Callee(c.info, s.Guard.Call).(*types.Func)
+	if fn == nil {
+		return true
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		return isRateLimiter(c.info.TypeOf(s.Guard.Budget))
+	}
+	var decl *ast.FuncDecl
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && c.info.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || depth > 3 {
+		return true
+	}
+	for _, t := range c.sites {
+		if t == s || t.Guard == nil || t.Guard.Budget == nil || !within(t.Node, decl) {
+			continue
+		}
+		if id, ok := ast.Unparen(t.Guard.Budget).(*ast.Ident); ok {
+			if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParamOf(v, decl) && c.rateLimit(t, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isParamOf reports whether v is a parameter of decl.
+func (c *checker) isParamOf(v *types.Var, decl *ast.FuncDecl) bool {
+	for _, f := range decl.Type.Params.List {
+		for _, id := range f.Names {
+			if c.info.Defs[id] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }

@@ -50,3 +50,23 @@ func (s *Service) charge(ctx context.Context) error {
 	}
 	return errors.New("gave up")
 }
+
+// A retry helper of this package that asks its limiter after a failure.
+func retryLimited(lim *rate.Limiter, op func() error) error {
+	for {
+		err := op()
+		if err == nil {
+			return nil
+		}
+		if !lim.Allow() {
+			return err
+		}
+	}
+}
+
+var helperLimiter = rate.NewLimiter(1, 1) // want `rate limiter helperLimiter guards retries to inventory and payments`
+
+func (s *Service) both(ctx context.Context) {
+	retryLimited(helperLimiter, func() error { return s.inventory.Reserve(ctx) })
+	retryLimited(helperLimiter, func() error { return s.payments.Charge(ctx) })
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
+	"golang.org/x/time/rate"
 )
 
 // Do retries op while the budget allows it.
@@ -20,5 +21,18 @@ func Do(ctx context.Context, b *budget.Budget, op func(context.Context) error) e
 			return err
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Limited retries op, waiting on lim after each failure.
+func Limited(ctx context.Context, lim *rate.Limiter, op func(context.Context) error) error {
+	for {
+		err := op(ctx)
+		if err == nil {
+			return nil
+		}
+		if werr := lim.Wait(ctx); werr != nil {
+			return err
+		}
 	}
 }
