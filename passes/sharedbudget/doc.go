@@ -65,7 +65,8 @@
 // made before every attempt, the first included (in the loop condition,
 // or at the top of the loop body or operation on every path), limits the
 // rate of calls rather than the retries, and one shared rate limit may be
-// meant: not reported.
+// meant: not reported. A budget asked after the failure in the same loop
+// is still the retry guard.
 //
 // Dependencies are those of the shared analysis, trusted only where they
 // identify the remote end: the root object of the call's receiver (the
@@ -104,6 +105,7 @@
 //     one's initialiser, and the shared one is removed.
 //
 // Limitations: a budget shared across packages (a package variable used
-// by two packages) is judged in each package alone; a site whose first
-// guard is a rate limit is not searched for a second, retry guard.
+// by two packages) is judged in each package alone; a function that
+// checks a budget it does not take as receiver or argument hides which
+// budget it is.
 package sharedbudget

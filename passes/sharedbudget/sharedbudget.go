@@ -76,8 +76,8 @@ func run(pass *analysis.Pass) (any, error) {
 	byID := make(map[idKey]*shared)
 	var order []*shared
 	for _, s := range sites.List {
-		g := s.Guard
-		if g == nil || g.Budget == nil || !c.budgetGuard(s) || c.rateLimit(s, 0) {
+		g := c.retryGuard(s)
+		if g == nil {
 			continue
 		}
 		id, ok := c.budgetOf(g.Budget, 0)
@@ -104,13 +104,48 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// retryGuard returns the check that guards a site's retries with a
+// budget object: the site's guard, or, when that one is no budget or a
+// rate limit asked before every attempt, a later budget check in the loop
+// body or the retried operation.
+func (c *checker) retryGuard(s *retrysite.Site) *retrysite.Guard {
+	if s.Guard == nil {
+		return nil
+	}
+	cands := []*retrysite.Guard{s.Guard}
+	if body := siteBody(s); body != nil && s.Kind != retrysite.HelperCall {
+		for _, g := range retrysite.GuardsIn(c.pass, body) {
+			if g.Call != s.Guard.Call {
+				cands = append(cands, g)
+			}
+		}
+	}
+	for _, g := range cands {
+		if g.Budget != nil && c.budgetGuard(s, g) && !c.rateLimit(s, g, 0) {
+			return g
+		}
+	}
+	return nil
+}
+
+// siteBody returns the code a site runs once per attempt: a loop's body
+// or the retried operation's.
+func siteBody(s *retrysite.Site) *ast.BlockStmt {
+	switch n := s.Node.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return s.Body
+}
+
 // budgetGuard reports whether a site's guard asks a budget object: a
 // withdrawal method, a rate limiter, a retry helper's budget parameter, a
 // library's budget value, or a method listed in -retrysite.budget-funcs.
 // Circuit breakers are guards but not budgets, and a function that checks
 // a budget it does not take hides which one.
-func (c *checker) budgetGuard(s *retrysite.Site) bool {
-	g := s.Guard
+func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
 	for _, at := range s.Attempts {
 		if at.Call == g.Call {
 			return false // the attempt is the check
@@ -144,13 +179,13 @@ func (c *checker) budgetGuard(s *retrysite.Site) bool {
 // may be meant), not the retries. A check in the loop condition, or in
 // the loop body or operation before the first attempt and on every path,
 // is one.
-func (c *checker) rateLimit(s *retrysite.Site, depth int) bool {
-	call := s.Guard.Call
+func (c *checker) rateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
+	call := g.Call
 	if call == nil {
 		return false
 	}
-	if s.Kind == retrysite.HelperCall && s.Guard.Kind == retrysite.GuardHelper {
-		return c.helperRateLimit(s, depth)
+	if s.Kind == retrysite.HelperCall && g.Kind == retrysite.GuardHelper {
+		return c.helperRateLimit(s, g, depth)
 	}
 	first := token.NoPos
 	for _, at := range s.Attempts {
@@ -163,15 +198,7 @@ func (c *checker) rateLimit(s *retrysite.Site, depth int) bool {
 		// attempt; err != nil && b.TryRetry() asks after a failure.
 		return !c.afterErrTest(f.Cond, call, s.Err)
 	}
-	var body *ast.BlockStmt
-	switch n := s.Node.(type) {
-	case *ast.ForStmt:
-		body = n.Body
-	case *ast.RangeStmt:
-		body = n.Body
-	default:
-		body = s.Body
-	}
+	body := siteBody(s)
 	if body == nil || !within(call, body) || first == token.NoPos || call.Pos() > first {
 		return false
 	}
@@ -182,13 +209,13 @@ func (c *checker) rateLimit(s *retrysite.Site, depth int) bool {
 // given before every attempt. The helper's own sites tell, when it lives
 // in this package; a rate limiter given to a helper of another package
 // may be either, and is not taken for a retry budget.
-func (c *checker) helperRateLimit(s *retrysite.Site, depth int) bool {
-	fn, _ := typeutil.Callee(c.info, s.Guard.Call).(*types.Func)
+func (c *checker) helperRateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
+	fn, _ := typeutil.Callee(c.info, g.Call).(*types.Func)
 	if fn == nil {
 		return true
 	}
 	if fn.Pkg() != c.pass.Pkg {
-		return isRateLimiter(c.info.TypeOf(s.Guard.Budget))
+		return isRateLimiter(c.info.TypeOf(g.Budget))
 	}
 	var decl *ast.FuncDecl
 	for _, f := range c.pass.Files {
@@ -206,7 +233,7 @@ func (c *checker) helperRateLimit(s *retrysite.Site, depth int) bool {
 			continue
 		}
 		if id, ok := ast.Unparen(t.Guard.Budget).(*ast.Ident); ok {
-			if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParamOf(v, decl) && c.rateLimit(t, depth+1) {
+			if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParamOf(v, decl) && c.rateLimit(t, t.Guard, depth+1) {
 				return true
 			}
 		}

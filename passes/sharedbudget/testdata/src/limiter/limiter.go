@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/retrylint/retrylint/budget"
 	"golang.org/x/time/rate"
 )
 
@@ -69,4 +70,35 @@ var helperLimiter = rate.NewLimiter(1, 1) // want `rate limiter helperLimiter gu
 func (s *Service) both(ctx context.Context) {
 	retryLimited(helperLimiter, func() error { return s.inventory.Reserve(ctx) })
 	retryLimited(helperLimiter, func() error { return s.payments.Charge(ctx) })
+}
+
+// A rate limit before each attempt, and a retry budget after a failure:
+// the budget is the retry guard.
+var (
+	sendQuota  = rate.NewLimiter(100, 10)
+	afterQuota = budget.New() // want `retry budget afterQuota guards retries to inventory and payments`
+)
+
+func (s *Service) reserveBoth(ctx context.Context) error {
+	for {
+		if err := sendQuota.Wait(ctx); err != nil {
+			return err
+		}
+		err := s.inventory.Reserve(ctx)
+		if err == nil || !afterQuota.TryRetry() {
+			return err
+		}
+	}
+}
+
+func (s *Service) chargeBoth(ctx context.Context) error {
+	for {
+		if err := sendQuota.Wait(ctx); err != nil {
+			return err
+		}
+		err := s.payments.Charge(ctx)
+		if err == nil || !afterQuota.TryRetry() {
+			return err
+		}
+	}
 }

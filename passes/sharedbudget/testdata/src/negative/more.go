@@ -39,7 +39,7 @@ func (n *Named) reserve(ctx context.Context) error {
 
 func (n *Named) charge(ctx context.Context) error {
 	for {
-		if err := n.payments.Charge(ctx); err == nil || !n.reg.For(n.name + "-payments").TryRetry() {
+		if err := n.payments.Charge(ctx); err == nil || !n.reg.For(n.name+"-payments").TryRetry() {
 			return err
 		}
 	}
