@@ -70,7 +70,10 @@
 //
 // Dependencies are those of the shared analysis, trusted only where they
 // identify the remote end: the root object of the call's receiver (the
-// field s.inventory of a type, a package variable), the callee's package
+// field s.inventory of a type of the package, also inside a struct of the
+// package's own, s.deps.inventory; a package variable; the fields of
+// another package's client type are parts of that one client, so
+// s.gh.Repos and s.gh.Issues are both gh), the callee's package
 // for package-level functions of another package, the URL host of an HTTP
 // request when it is a constant or comes from one field, the gRPC client
 // connection or stub (a stub built in place, pb.NewInventoryClient(conn),

@@ -1,6 +1,7 @@
 package sharedbudget
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -322,12 +323,14 @@ type attempt struct {
 	name string
 }
 
-// attemptDep refines the shared analysis's dependency of an attempt: a
-// local variable stands for its initialiser, a parameter or receiver is
-// unknown (each caller may pass another), a function of the package
-// itself or of a transport package (net/http) is unknown, an HTTP client
-// whose request URL is unknown is unknown, and a gRPC stub built in place
-// from a connection is that connection.
+// attemptDep refines the shared analysis's dependency of an attempt.
+// A URL host, and the package of a package-level function of another
+// package (not a transport such as net/http, nor an error-wrapping
+// package), are kept. A method call's dependency is its receiver's, as
+// exprDep says: locals stand for their initialiser, parameters are
+// unknown (each caller may pass another), a gRPC stub built in place is
+// its connection. An HTTP client whose request URL is unknown is unknown:
+// one client reaches every host.
 func (c *checker) attemptDep(at attempt) dep {
 	if at.call == nil {
 		return c.opDep(at.op)
@@ -341,11 +344,6 @@ func (c *checker) attemptDep(at attempt) dep {
 	}
 	key := at.key
 	switch {
-	case key == "":
-		if recv != nil {
-			return c.exprDep(recv, 0)
-		}
-		return dep{}
 	case strings.HasPrefix(key, "host:"):
 		return dep{key, at.name}
 	case strings.HasPrefix(key, "pkg:"):
@@ -354,21 +352,50 @@ func (c *checker) attemptDep(at attempt) dep {
 			return dep{}
 		}
 		return dep{key, at.name}
-	case strings.HasPrefix(key, "var:") && strings.Contains(key, "@"):
-		// The receiver's root is a local variable or a parameter.
-		if recv == nil {
+	case recv == nil:
+		return dep{}
+	case fn != nil && isHTTPSend(fn):
+		// The shared analysis names the URL's field or variable, or,
+		// without a known URL, the client.
+		if key == "" || key == c.lastFieldKey(recv) {
 			return dep{}
 		}
-		return c.exprDep(recv, 0)
+		return dep{key, at.name}
 	}
-	if fn != nil && recv != nil && isHTTPSend(fn) {
-		// Without a known URL the shared analysis names the client, and
-		// one client reaches every host.
-		if d := c.exprDep(recv, 0); d.key == key {
-			return dep{}
+	return c.exprDep(recv, 0)
+}
+
+// lastFieldKey is the shared analysis's key for a receiver: its last
+// field of a type, or its variable.
+func (c *checker) lastFieldKey(e ast.Expr) string {
+	e = ast.Unparen(e)
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = ast.Unparen(st.X)
+	}
+	var v *types.Var
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, _ = c.info.Uses[x].(*types.Var)
+	case *ast.SelectorExpr:
+		if sel, ok := c.info.Selections[x]; ok {
+			if sel.Kind() != types.FieldVal {
+				return ""
+			}
+			owner := sel.Recv()
+			if p, ok := owner.(*types.Pointer); ok {
+				owner = p.Elem()
+			}
+			return "field:" + types.TypeString(owner, nil) + "." + x.Sel.Name
 		}
+		v, _ = c.info.Uses[x.Sel].(*types.Var)
 	}
-	return dep{key, at.name}
+	if v == nil {
+		return ""
+	}
+	if isPkgVar(v) {
+		return "var:" + v.Pkg().Path() + "." + v.Name()
+	}
+	return fmt.Sprintf("var:%s@%d", v.Name(), v.Pos())
 }
 
 // isHTTPSend reports whether fn sends an HTTP request with a client.
@@ -431,15 +458,8 @@ func (c *checker) exprDep(e ast.Expr, depth int) dep {
 			return c.exprDep(def, depth+1)
 		}
 	case *ast.SelectorExpr:
-		if sel, ok := c.info.Selections[x]; ok {
-			if sel.Kind() != types.FieldVal {
-				return dep{}
-			}
-			owner := sel.Recv()
-			if p, ok := owner.(*types.Pointer); ok {
-				owner = p.Elem()
-			}
-			return dep{"field:" + types.TypeString(owner, nil) + "." + x.Sel.Name, x.Sel.Name}
+		if _, ok := c.info.Selections[x]; ok {
+			return c.fieldDep(x, depth)
 		}
 		if v, ok := c.info.Uses[x.Sel].(*types.Var); ok && isPkgVar(v) {
 			return dep{"var:" + v.Pkg().Path() + "." + v.Name(), v.Name()}
@@ -455,6 +475,42 @@ func (c *checker) exprDep(e ast.Expr, depth int) dep {
 		}
 	}
 	return dep{}
+}
+
+// fieldDep identifies the dependency behind a chain of field selections
+// (s.inventory, s.deps.inventory, s.gh.Repositories): the last field whose
+// owner is a struct type of this package, where the package keeps its
+// dependencies (the same field of the same type is one dependency).
+// Fields of another package's types are parts of one client
+// (gh.Repositories and gh.Issues both reach gh): without a field of the
+// package's own, the chain's base decides.
+func (c *checker) fieldDep(x *ast.SelectorExpr, depth int) dep {
+	var e ast.Expr = x
+	for {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		s, ok := c.info.Selections[sel]
+		if !ok || s.Kind() != types.FieldVal {
+			break
+		}
+		owner := s.Recv()
+		if p, ok := owner.(*types.Pointer); ok {
+			owner = p.Elem()
+		}
+		if n, ok := types.Unalias(owner).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
+			return dep{"field:" + types.TypeString(owner, nil) + "." + sel.Sel.Name, sel.Sel.Name}
+		}
+		e = sel.X
+		if st, ok := ast.Unparen(e).(*ast.StarExpr); ok {
+			e = st.X
+		}
+	}
+	if e == ast.Expr(x) {
+		return dep{}
+	}
+	return c.exprDep(e, depth+1)
 }
 
 // isGRPCConn reports whether t is *grpc.ClientConn or
