@@ -491,7 +491,11 @@ func (c *checker) unkeyedLiteral(st *ast.StructType) bool {
 			if !ok || found || len(lit.Elts) == 0 {
 				return !found
 			}
-			if s, ok := c.info.TypeOf(lit).Underlying().(*types.Struct); ok && s == t {
+			lt := c.info.TypeOf(lit)
+			if lt == nil {
+				return true
+			}
+			if s, ok := lt.Underlying().(*types.Struct); ok && s == t {
 				if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); !keyed {
 					found = true
 				}

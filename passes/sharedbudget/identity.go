@@ -195,7 +195,11 @@ func (c *checker) budgetOf(e ast.Expr, depth int) (budgetID, bool) {
 		}
 		return c.entryOf(sel.X, x.Args[0], sel.Sel.Name, reg, depth)
 	case *ast.IndexExpr:
-		switch c.info.TypeOf(x.X).Underlying().(type) {
+		t := c.info.TypeOf(x.X)
+		if t == nil {
+			return budgetID{}, false
+		}
+		switch t.Underlying().(type) {
 		case *types.Map, *types.Slice, *types.Array, *types.Pointer:
 			return c.entryOf(x.X, x.Index, "", false, depth)
 		}
