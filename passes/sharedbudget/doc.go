@@ -107,6 +107,9 @@
 //   - an AWS retryer factory returns a new retryer, built with the shared
 //     one's initialiser, and the shared one is removed.
 //
+// The pass has no flags of its own: the budget checks it recognises
+// follow -retrysite.budget-methods and -retrysite.budget-funcs.
+//
 // Limitations: a budget shared across packages (a package variable used
 // by two packages) is judged in each package alone; a function that
 // checks a budget it does not take as receiver or argument hides which

@@ -68,7 +68,11 @@ func run(pass *analysis.Pass) (any, error) {
 	sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
 	c.sites = sites.List
 	awsPkg := importsAWSService(pass.Pkg)
-	if len(sites.List) == 0 && !awsPkg {
+	guarded := false
+	for _, s := range sites.List {
+		guarded = guarded || s.Guard != nil
+	}
+	if !guarded && !awsPkg {
 		return nil, nil
 	}
 	c.indexVars()
