@@ -16,6 +16,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
+	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
 // All returns every retrylint pass, in a fixed order, with settings bound
@@ -23,6 +24,7 @@ import (
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		fixedattempts.Analyzer,
+		sharedbudget.Analyzer,
 	}
 }
 

@@ -6,6 +6,9 @@ import "context"
 type DialOption interface{ apply() }
 type CallOption interface{ before() }
 type ClientConn struct{}
+type ClientConnInterface interface {
+	Invoke(ctx context.Context, method string, args, reply any, opts ...CallOption) error
+}
 type UnaryClientInterceptor func(ctx context.Context, method string, req, reply any, cc *ClientConn, invoker UnaryInvoker, opts ...CallOption) error
 type UnaryInvoker func(ctx context.Context, method string, req, reply any, cc *ClientConn, opts ...CallOption) error
 type StreamClientInterceptor func()

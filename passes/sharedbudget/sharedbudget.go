@@ -1,0 +1,486 @@
+package sharedbudget
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/retrysite"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports retry budgets shared by several dependencies.
+var Analyzer = &analysis.Analyzer{
+	Name:     "sharedbudget",
+	Doc:      docsection.Must(doc, "sharedbudget"),
+	URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/sharedbudget",
+	Requires: []*analysis.Analyzer{retrysite.Analyzer, inspect.Analyzer},
+	Run:      run,
+}
+
+// Diagnostic categories.
+const (
+	catShared  = "shared_budget"
+	catRetryer = "shared_retryer"
+)
+
+// checker holds the state of one run over a package.
+type checker struct {
+	pass  *analysis.Pass
+	info  *types.Info
+	insp  *inspector.Inspector
+	vars  map[*types.Var]*varInfo
+	sites []*retrysite.Site
+}
+
+// use is one retry site guarded by a budget.
+type use struct {
+	site *retrysite.Site
+	expr ast.Expr // the budget expression at the site
+	dep  dep
+}
+
+// shared is a budget and the sites it guards.
+type shared struct {
+	id   budgetID
+	uses []use
+	typ  types.Type
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass: pass,
+		info: pass.TypesInfo,
+		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+	}
+	sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
+	c.sites = sites.List
+	awsPkg := importsAWSService(pass.Pkg)
+	guarded := false
+	for _, s := range sites.List {
+		guarded = guarded || s.Guard != nil
+	}
+	if !guarded && !awsPkg {
+		return nil, nil
+	}
+	c.indexVars()
+
+	byID := make(map[idKey]*shared)
+	var order []*shared
+	for _, s := range sites.List {
+		g := c.retryGuard(s)
+		if g == nil {
+			continue
+		}
+		id, ok := c.budgetOf(g.Budget, 0)
+		if !ok {
+			continue
+		}
+		u := use{site: s, expr: g.Budget, dep: c.siteDep(attemptsOf(s))}
+		sh := byID[id.mapKey()]
+		if sh == nil {
+			sh = &shared{id: id, typ: pass.TypesInfo.TypeOf(g.Budget)}
+			byID[id.mapKey()] = sh
+			order = append(order, sh)
+		}
+		sh.uses = append(sh.uses, u)
+	}
+	for _, sh := range order {
+		if deps := sh.deps(); len(deps) >= 2 {
+			c.report(sh, deps)
+		}
+	}
+	if awsPkg {
+		c.checkAWS()
+	}
+	return nil, nil
+}
+
+// retryGuard returns the check that guards a site's retries with a
+// budget object: the site's guard, or, when that one is no budget or a
+// rate limit asked before every attempt, a later budget check in the loop
+// body or the retried operation.
+func (c *checker) retryGuard(s *retrysite.Site) *retrysite.Guard {
+	if s.Guard == nil {
+		return nil
+	}
+	cands := []*retrysite.Guard{s.Guard}
+	if body := siteBody(s); body != nil && s.Kind != retrysite.HelperCall {
+		for _, g := range retrysite.GuardsIn(c.pass, body) {
+			if g.Call != s.Guard.Call {
+				cands = append(cands, g)
+			}
+		}
+	}
+	for _, g := range cands {
+		if g.Budget != nil && c.budgetGuard(s, g) && !c.rateLimit(s, g, 0) {
+			return g
+		}
+	}
+	return nil
+}
+
+// siteBody returns the code a site runs once per attempt: a loop's body
+// or the retried operation's.
+func siteBody(s *retrysite.Site) *ast.BlockStmt {
+	switch n := s.Node.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return s.Body
+}
+
+// budgetGuard reports whether a site's guard asks a budget object: a
+// withdrawal method, a rate limiter, a retry helper's budget parameter, a
+// library's budget value, or a method listed in -retrysite.budget-funcs.
+// Circuit breakers are guards but not budgets, and a function that checks
+// a budget it does not take hides which one.
+func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
+	for _, at := range s.Attempts {
+		if at.Call == g.Call {
+			return false // the attempt is the check
+		}
+	}
+	switch g.Kind {
+	case retrysite.GuardMethod, retrysite.GuardLimiter, retrysite.GuardHelper, retrysite.GuardNative:
+		return true
+	case retrysite.GuardFunc:
+		fn, _ := typeutil.Callee(c.info, g.Call).(*types.Func)
+		n := recvOf(fn)
+		if n == nil || n.Obj().Pkg() == nil {
+			return false
+		}
+		f := retrysite.Analyzer.Flags.Lookup("budget-funcs")
+		if f == nil {
+			return false
+		}
+		want := n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
+		for _, name := range strings.Split(f.Value.String(), ",") {
+			if strings.TrimSpace(name) == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rateLimit reports whether a site's check runs before every attempt,
+// the first included: then it limits the rate of calls (one shared quota
+// may be meant), not the retries. A check in the loop condition, or in
+// the loop body or operation before the first attempt and on every path,
+// is one.
+func (c *checker) rateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
+	call := g.Call
+	if call == nil {
+		return false
+	}
+	if s.Kind == retrysite.HelperCall && g.Kind == retrysite.GuardHelper {
+		return c.helperRateLimit(s, g, depth)
+	}
+	first := token.NoPos
+	for _, at := range s.Attempts {
+		if first == token.NoPos || at.Call.Pos() < first {
+			first = at.Call.Pos()
+		}
+	}
+	if f, ok := s.Node.(*ast.ForStmt); ok && f.Cond != nil && within(call, f.Cond) {
+		// for ...; i < n && lim.Allow(); ... asks before the first
+		// attempt; err != nil && b.TryRetry() asks after a failure.
+		return !c.afterErrTest(f.Cond, call, s.Err)
+	}
+	body := siteBody(s)
+	if body == nil || !within(call, body) || first == token.NoPos || call.Pos() > first {
+		return false
+	}
+	return unconditional(body, call)
+}
+
+// helperRateLimit reports whether a retry helper asks the budget it is
+// given before every attempt. The helper's own sites tell, when it lives
+// in this package; a rate limiter given to a helper of another package
+// may be either, and is not taken for a retry budget.
+func (c *checker) helperRateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
+	fn, _ := typeutil.Callee(c.info, g.Call).(*types.Func)
+	if fn == nil {
+		return true
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		return isRateLimiter(c.info.TypeOf(g.Budget))
+	}
+	var decl *ast.FuncDecl
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && c.info.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || depth > 3 {
+		return true
+	}
+	for _, t := range c.sites {
+		if t == s || t.Guard == nil || t.Guard.Budget == nil || !within(t.Node, decl) {
+			continue
+		}
+		if id, ok := ast.Unparen(t.Guard.Budget).(*ast.Ident); ok {
+			if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParamOf(v, decl) && c.rateLimit(t, t.Guard, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isParamOf reports whether v is a parameter of decl.
+func (c *checker) isParamOf(v *types.Var, decl *ast.FuncDecl) bool {
+	for _, f := range decl.Type.Params.List {
+		for _, id := range f.Names {
+			if c.info.Defs[id] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
+
+// afterErrTest reports whether call is the right operand of a && whose
+// left operand tests the error variable errObj.
+func (c *checker) afterErrTest(cond ast.Expr, call *ast.CallExpr, errObj types.Object) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		if b.Op == token.LAND && within(call, b.Y) && errObj != nil && c.mentions(b.X, errObj) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *checker) mentions(n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// unconditional reports whether target, inside root, is evaluated each
+// time root runs: not in a branch of an if, switch or select, a nested
+// loop's body, a function literal, a deferred call, or the right operand
+// of && or ||.
+func unconditional(root, target ast.Node) bool {
+	var stack []ast.Node
+	found, result := false, false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if n == target {
+			found = true
+			result = pathUnconditional(append(stack, n))
+			return false
+		}
+		if n.Pos() > target.Pos() || n.End() < target.End() {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return found && result
+}
+
+func pathUnconditional(path []ast.Node) bool {
+	for i := 1; i < len(path); i++ {
+		child := path[i]
+		switch p := path[i-1].(type) {
+		case *ast.IfStmt:
+			if child != p.Init && child != p.Cond {
+				return false
+			}
+		case *ast.BinaryExpr:
+			if (p.Op == token.LAND || p.Op == token.LOR) && child == p.Y {
+				return false
+			}
+		case *ast.SwitchStmt:
+			if child != p.Init && child != p.Tag {
+				return false
+			}
+		case *ast.TypeSwitchStmt:
+			if child != p.Init && child != p.Assign {
+				return false
+			}
+		case *ast.ForStmt:
+			if child != p.Init {
+				return false
+			}
+		case *ast.RangeStmt:
+			if child != p.X {
+				return false
+			}
+		case *ast.CaseClause, *ast.CommClause, *ast.SelectStmt, *ast.FuncLit, *ast.DeferStmt, *ast.GoStmt:
+			return false
+		}
+	}
+	return true
+}
+
+// attemptsOf returns the attempts of a site, or its operation when the
+// operation is a value whose calls are not visible.
+func attemptsOf(s *retrysite.Site) []attempt {
+	var atts []attempt
+	for _, at := range s.Attempts {
+		atts = append(atts, attempt{call: at.Call, key: at.Dep.Key, name: at.Dep.Name})
+	}
+	if len(atts) == 0 && s.Op != nil && s.Body == nil {
+		atts = append(atts, attempt{op: s.Op})
+	}
+	return atts
+}
+
+// deps returns the known dependencies of a budget's uses, sorted by name.
+func (sh *shared) deps() []dep {
+	seen := make(map[string]bool)
+	var deps []dep
+	for _, u := range sh.uses {
+		if u.dep.key != "" && !seen[u.dep.key] {
+			seen[u.dep.key] = true
+			deps = append(deps, u.dep)
+		}
+	}
+	labelDeps(deps)
+	sort.Slice(deps, func(i, j int) bool {
+		if deps[i].name != deps[j].name {
+			return deps[i].name < deps[j].name
+		}
+		return deps[i].key < deps[j].key
+	})
+	return deps
+}
+
+// labelDeps makes the names of distinct dependencies distinct, by adding
+// the owner type of a field (Inventory.client, Payments.client).
+func labelDeps(deps []dep) {
+	count := make(map[string]int)
+	for _, d := range deps {
+		count[d.name]++
+	}
+	for i, d := range deps {
+		if count[d.name] < 2 {
+			continue
+		}
+		k := d.key[strings.IndexByte(d.key, ':')+1:]
+		if j := strings.LastIndexByte(k, '/'); j >= 0 {
+			k = k[j+1:]
+		}
+		deps[i].name = k
+	}
+}
+
+// list joins names: "a and b", "a, b and c".
+func list(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func depNames(deps []dep) []string {
+	names := make([]string, len(deps))
+	for i, d := range deps {
+		names[i] = d.name
+	}
+	return names
+}
+
+// drains is the why of a message: one failing dependency drains the
+// credit of the other(s).
+func drains(n int) string {
+	if n == 2 {
+		return "one failing dependency drains the other's credit"
+	}
+	return "one failing dependency drains the others' credit"
+}
+
+// report reports a budget that guards retries to several dependencies:
+// at its declaration when the package declares it, else at its first use.
+func (c *checker) report(sh *shared, deps []dep) {
+	sort.SliceStable(sh.uses, func(i, j int) bool { return sh.uses[i].expr.Pos() < sh.uses[j].expr.Pos() })
+	what := "retry budget"
+	if isRateLimiter(sh.typ) {
+		what = "rate limiter"
+	}
+	d := analysis.Diagnostic{
+		Category: catShared,
+		Message: fmt.Sprintf("%s %s guards retries to %s: %s",
+			what, sh.id.name, list(depNames(deps)), drains(len(deps))),
+	}
+	if obj := sh.id.obj; sh.id.kind != bEntry && obj.Pkg() == c.pass.Pkg && c.inPackage(obj.Pos()) {
+		d.Pos, d.End = obj.Pos(), obj.Pos()+token.Pos(len(obj.Name()))
+	} else {
+		d.Pos, d.End = sh.uses[0].expr.Pos(), sh.uses[0].expr.End()
+	}
+	names := make(map[string]string)
+	for _, dp := range deps {
+		names[dp.key] = dp.name
+	}
+	for _, u := range sh.uses {
+		msg := "guards retries to a dependency not known here"
+		if u.dep.key != "" {
+			msg = "guards retries to " + names[u.dep.key]
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.expr.Pos(), End: u.expr.End(), Message: msg})
+	}
+	if fix := c.splitFix(sh, deps); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.pass.Report(d)
+}
+
+// inPackage reports whether pos lies in one of the package's files.
+func (c *checker) inPackage(pos token.Pos) bool {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// isRateLimiter reports whether t is golang.org/x/time/rate's Limiter.
+func isRateLimiter(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == "Limiter" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "golang.org/x/time/rate"
+}
