@@ -55,6 +55,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 	site := retrysite.New(siteCfg)
 	all := []*analysis.Analyzer{
 		fixedattempts.New(site, &fixedattempts.Config{BudgetModule: s.BudgetModule}),
+		sharedbudget.New(site),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

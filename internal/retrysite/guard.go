@@ -34,7 +34,7 @@ func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
 		return g
 	}
 	if a.funcs[path+"."+name] || recv != "" && a.funcs[path+"."+recv+"."+name] {
-		g.Kind = GuardFunc
+		g.Kind = GuardListed
 		return g
 	}
 	if recv != "" && a.methods[name] && verdictResult(fn) {

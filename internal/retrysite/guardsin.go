@@ -12,8 +12,10 @@ import (
 // retry budget after the failure). pass is the calling pass: functions
 // known as budget checks only through a GuardFact of another package are
 // not found, since facts belong to the analyzer that exports them.
-func GuardsIn(pass *analysis.Pass, n ast.Node) []*Guard {
-	a := &analyzer{pass: pass}
+// The guards are recognised with the settings of the analysis that found
+// the sites.
+func (s *Sites) GuardsIn(pass *analysis.Pass, n ast.Node) []*Guard {
+	a := &analyzer{pass: pass, methods: s.methods, funcs: s.funcs}
 	var gs []*Guard
 	inspectNoLit(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {

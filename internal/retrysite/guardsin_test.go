@@ -17,12 +17,13 @@ var guardsIn = &analysis.Analyzer{
 	Doc:      "report the guards in each retry loop",
 	Requires: []*analysis.Analyzer{retrysite.Analyzer},
 	Run: func(pass *analysis.Pass) (any, error) {
-		for _, s := range pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites).List {
+		sites := retrysite.Of(pass)
+		for _, s := range sites.List {
 			if s.Kind != retrysite.Loop {
 				continue
 			}
 			var descs []string
-			for _, g := range retrysite.GuardsIn(pass, s.Body) {
+			for _, g := range sites.GuardsIn(pass, s.Body) {
 				descs = append(descs, g.Desc)
 			}
 			pass.Reportf(s.Pos, "guards: %s", strings.Join(descs, " "))

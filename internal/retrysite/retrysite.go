@@ -174,6 +174,7 @@ const (
 	GuardFunc                         // a function known to check a budget (GuardFact or -budget-funcs)
 	GuardNative                       // a library's own retry budget (gRPC retryThrottling, ...)
 	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
+	GuardListed                       // a check named by -retrysite.budget-funcs
 )
 
 // Guard is the budget check that guards a site's retries.
@@ -234,6 +235,8 @@ type Site struct {
 // Sites holds the retry sites of one package, in source order.
 type Sites struct {
 	List []*Site
+
+	methods, funcs map[string]bool // the settings the guards were recognised with
 }
 
 // HelperFact marks a function that retries a call of one of its function
@@ -274,7 +277,7 @@ func (*GuardFact) String() string { return "budgetCheck" }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(pass.Files) == 0 {
-		return &Sites{}, nil
+		return &Sites{methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
@@ -283,7 +286,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.findLibrary()
 	a.findHelpers()
 	a.sortSites()
-	return &Sites{List: a.sites}, nil
+	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs}, nil
 }
 
 func toSet(names []string) map[string]bool {

@@ -21,13 +21,20 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports retry budgets shared by several dependencies.
-var Analyzer = &analysis.Analyzer{
-	Name:     "sharedbudget",
-	Doc:      docsection.Must(doc, "sharedbudget"),
-	URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/sharedbudget",
-	Requires: []*analysis.Analyzer{retrysite.Analyzer, inspect.Analyzer},
-	Run:      run,
+// Analyzer reports retry budgets shared by several dependencies. It has no
+// settings of its own; it follows the retry-site analysis's (-retrysite.*).
+var Analyzer = New(retrysite.Analyzer)
+
+// New returns the pass, requiring the retry-site analyzer site
+// (retrysite.Analyzer, or one made by retrysite.New).
+func New(site *analysis.Analyzer) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     "sharedbudget",
+		Doc:      docsection.Must(doc, "sharedbudget"),
+		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/sharedbudget",
+		Requires: []*analysis.Analyzer{site, inspect.Analyzer},
+		Run:      run,
+	}
 }
 
 // Diagnostic categories.
@@ -65,7 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 		info: pass.TypesInfo,
 		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 	}
-	sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
+	sites := retrysite.Of(pass)
 	c.sites = sites.List
 	awsPkg := importsAWSService(pass.Pkg)
 	guarded := false
@@ -118,7 +125,7 @@ func (c *checker) retryGuard(s *retrysite.Site) *retrysite.Guard {
 	}
 	cands := []*retrysite.Guard{s.Guard}
 	if body := siteBody(s); body != nil && s.Kind != retrysite.HelperCall {
-		for _, g := range retrysite.GuardsIn(c.pass, body) {
+		for _, g := range retrysite.Of(c.pass).GuardsIn(c.pass, body) {
 			if g.Call != s.Guard.Call {
 				cands = append(cands, g)
 			}
@@ -158,22 +165,10 @@ func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
 	switch g.Kind {
 	case retrysite.GuardMethod, retrysite.GuardLimiter, retrysite.GuardHelper, retrysite.GuardNative:
 		return true
-	case retrysite.GuardFunc:
+	case retrysite.GuardListed:
 		fn, _ := typeutil.Callee(c.info, g.Call).(*types.Func)
 		n := recvOf(fn)
-		if n == nil || n.Obj().Pkg() == nil {
-			return false
-		}
-		f := retrysite.Analyzer.Flags.Lookup("budget-funcs")
-		if f == nil {
-			return false
-		}
-		want := n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
-		for _, name := range strings.Split(f.Value.String(), ",") {
-			if strings.TrimSpace(name) == want {
-				return true
-			}
-		}
+		return n != nil && n.Obj().Pkg() != nil
 	}
 	return false
 }
