@@ -73,7 +73,7 @@ func TestAmplification(t *testing.T) {
 		"orders.(*Client).Get4":     "16",
 		"gateway.(*Server).Handle4": "64",
 		// A 10% budget per hop: 1.1 × 1.1 × 1.1.
-		"ledger.(*Client).PostBudgeted":    "1.10",
+		"ledger.(*Client).PostBudgeted":    "1.1",
 		"orders.(*Client).GetBudgeted":     "1.21",
 		"gateway.(*Server).HandleBudgeted": "1.33",
 		// A retry helper shared across packages; its own operation is a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Kind classifies a multiplier, in increasing order of severity.
@@ -101,7 +102,8 @@ func formatNum(v float64) string {
 	if r := math.Round(v); math.Abs(v-r) < 1e-9 {
 		return strconv.FormatFloat(r, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // String formats m for tables and facts: "27", "≥3" (open), "~1.33"
