@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -20,9 +22,34 @@ func summaryLine(rep *auditReport) string {
 	line := fmt.Sprintf("%d packages, %d retry sites (%d unbudgeted, %d budgeted, %d exempt), %d nesting chains",
 		rep.Packages, s.Sites, s.Unbudgeted, s.Budgeted, s.Exempt, s.Chains)
 	if s.Worst != nil {
-		line += fmt.Sprintf("; worst chain: %s calls per request from %s (%s)", s.Worst.Product.Text, s.Worst.Function, s.Worst.Pos)
+		line += fmt.Sprintf("; worst chain: %s calls per request from %s (%s)", toAmp(s.Worst.Product).Phrase(), s.Worst.Function, short(s.Worst.Pos))
 	}
 	return line
+}
+
+// modCache is the module cache directory, whose prefix the text formats
+// leave out of positions in dependencies' modules.
+var modCache = func() string {
+	if d := os.Getenv("GOMODCACHE"); d != "" {
+		return d
+	}
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		gopath = build.Default.GOPATH
+	}
+	if gopath == "" {
+		return ""
+	}
+	return filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+}()
+
+// short shortens a position for reading: a file in the module cache is
+// shown from its module path on.
+func short(pos string) string {
+	if modCache != "" && strings.HasPrefix(pos, modCache+string(filepath.Separator)) {
+		return filepath.ToSlash(pos[len(modCache)+1:])
+	}
+	return pos
 }
 
 // chainText renders a chain's steps: "gateway.Handle ×3 → orders.Get ×3".
@@ -86,7 +113,7 @@ func writeAuditText(w io.Writer, rep *auditReport) error {
 		if c.Reported {
 			mark = " [nestedretry]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", c.Product.Text, c.Pos, chainText(c, " → "), mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", c.Product.Text, short(c.Pos), chainText(c, " → "), mark)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nRETRY SITES\n")
@@ -97,7 +124,7 @@ func writeAuditText(w io.Writer, rep *auditReport) error {
 		if s.API != "" {
 			kind += " " + s.API
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Pos, s.Function, kind, boundText(s), backoffText(s), budgetText(s), orDash(s.Dependency), s.Total.Text)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", short(s.Pos), s.Function, kind, boundText(s), backoffText(s), budgetText(s), orDash(s.Dependency), s.Total.Text)
 	}
 	return tw.Flush()
 }
@@ -124,7 +151,7 @@ func writeAuditMarkdown(w io.Writer, rep *auditReport) error {
 	fmt.Fprintf(w, "| packages | retry sites | unbudgeted | budgeted | exempt | nesting chains | worst chain |\n|---:|---:|---:|---:|---:|---:|---|\n")
 	worst := "none"
 	if s.Worst != nil {
-		worst = fmt.Sprintf("**%s** calls per request from `%s`", mdEscape(s.Worst.Product.Text), s.Worst.Function)
+		worst = fmt.Sprintf("**%s** calls per request from `%s`", mdEscape(toAmp(s.Worst.Product).Phrase()), s.Worst.Function)
 	}
 	fmt.Fprintf(w, "| %d | %d | %d | %d | %d | %d | %s |\n\n", rep.Packages, s.Sites, s.Unbudgeted, s.Budgeted, s.Exempt, s.Chains, worst)
 	fmt.Fprintf(w, "### Nesting chains\n\n")
@@ -138,7 +165,7 @@ func writeAuditMarkdown(w io.Writer, rep *auditReport) error {
 			for _, st := range c.Steps {
 				parts = append(parts, fmt.Sprintf("`%s` ×%s", st.Function, mdEscape(st.Factor.Text)))
 			}
-			fmt.Fprintf(w, "| **%s** | `%s` | %s | %s |\n", mdEscape(c.Product.Text), c.Pos, strings.Join(parts, " → "), mdCode(c.DeadlineOwner))
+			fmt.Fprintf(w, "| **%s** | `%s` | %s | %s |\n", mdEscape(c.Product.Text), short(c.Pos), strings.Join(parts, " → "), mdCode(c.DeadlineOwner))
 		}
 		fmt.Fprintln(w)
 	}
@@ -149,7 +176,7 @@ func writeAuditMarkdown(w io.Writer, rep *auditReport) error {
 		if st.API != "" {
 			kind += " " + st.API
 		}
-		fmt.Fprintf(w, "| `%s` | `%s` | %s | %s | %s | %s | %s | %s |\n", st.Pos, st.Function, mdEscape(kind), mdEscape(boundText(st)), backoffText(st), mdEscape(budgetText(st)), mdEscape(orDash(st.Dependency)), mdEscape(st.Total.Text))
+		fmt.Fprintf(w, "| `%s` | `%s` | %s | %s | %s | %s | %s | %s |\n", short(st.Pos), st.Function, mdEscape(kind), mdEscape(boundText(st)), backoffText(st), mdEscape(budgetText(st)), mdEscape(orDash(st.Dependency)), mdEscape(st.Total.Text))
 	}
 	fmt.Fprintf(w, "\n</details>\n")
 	return nil

@@ -801,10 +801,23 @@ func isInterfaceMethod(fn *types.Func) bool {
 	return recv != nil && types.IsInterface(recv.Type())
 }
 
+// stdRoots are the first elements of the standard library's import paths.
+var stdRoots = map[string]bool{
+	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true,
+	"container": true, "context": true, "crypto": true, "database": true, "debug": true,
+	"embed": true, "encoding": true, "errors": true, "expvar": true, "flag": true,
+	"fmt": true, "go": true, "hash": true, "html": true, "image": true, "index": true,
+	"io": true, "iter": true, "log": true, "maps": true, "math": true, "mime": true,
+	"net": true, "os": true, "path": true, "plugin": true, "reflect": true, "regexp": true,
+	"runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
+	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true,
+	"time": true, "unicode": true, "unique": true, "unsafe": true, "weak": true,
+}
+
 // isStd reports whether path is a standard library package.
 func isStd(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+	return stdRoots[first]
 }
 
 var errorType = types.Universe.Lookup("error").Type()

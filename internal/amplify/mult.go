@@ -140,6 +140,8 @@ func (m Mult) String() string {
 func (m Mult) Phrase() string {
 	prefix := ""
 	switch {
+	case m.Kind != Count:
+		// "an unknown number" says it all
 	case m.Open:
 		prefix = "at least "
 	case m.Assumed:

@@ -39,7 +39,27 @@ func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
+	dropDependencySyntax(pkgs)
 	return pkgs, nil
+}
+
+// dropDependencySyntax removes the syntax of every package that is not
+// one of roots. go/packages parses a dependency from source when it finds
+// no export data for it (it happens in the corpus for a module required at
+// a pseudo-version), and type-checks only its declarations, so that the
+// expressions in its function bodies have no types; analyzers would take
+// it for an analyzed package and fail on it. Without syntax it is what
+// every other dependency is here: types only.
+func dropDependencySyntax(roots []*packages.Package) {
+	root := make(map[*packages.Package]bool, len(roots))
+	for _, p := range roots {
+		root[p] = true
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if !root[p] {
+			p.Syntax = nil
+		}
+	})
 }
 
 // Analyze runs the analyzers on the packages. Analyzers with facts also run
