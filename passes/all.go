@@ -5,8 +5,9 @@
 // are bound to its flags (for the command and go vet), and a constructor
 // New(site, cfg) that builds a fresh analyzer from a settings struct,
 // requiring the retry-site analyzer site, for drivers that configure
-// analyzers without flags (the golangci-lint plugin). New builds the whole
-// set from one Settings value.
+// analyzers without flags (the golangci-lint plugin); nestedretry's
+// constructor takes the amplification analyzer (amplify.New(site)) instead.
+// New builds the whole set from one Settings value.
 package passes
 
 import (
@@ -14,8 +15,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
+	"github.com/retrylint/retrylint/passes/nestedretry"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
@@ -25,6 +28,7 @@ func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		fixedattempts.Analyzer,
 		sharedbudget.Analyzer,
+		nestedretry.Analyzer,
 	}
 }
 
@@ -56,6 +60,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 	all := []*analysis.Analyzer{
 		fixedattempts.New(site, &fixedattempts.Config{BudgetModule: s.BudgetModule}),
 		sharedbudget.New(site),
+		nestedretry.New(amplify.New(site)),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

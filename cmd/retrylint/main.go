@@ -8,6 +8,7 @@
 //	retrylint [flags] packages      lint (see retrylint help)
 //	go vet -vettool=$(command -v retrylint) [flags] packages
 //	retrylint help [pass]           documentation of the passes and flags
+//	retrylint audit [flags] packages  report retry sites and nested retries
 //	retrylint                       analyze a small built-in example
 //
 // The lint mode accepts the flags of x/tools' multichecker: -json, -fix,
@@ -43,6 +44,9 @@ func main() {
 	args := os.Args[1:]
 	if len(args) == 0 {
 		os.Exit(demo())
+	}
+	if args[0] == "audit" {
+		os.Exit(audit(args[1:]))
 	}
 	if vetMode(args) {
 		// go vet -vettool: multichecker dispatches to unitchecker. The

@@ -46,6 +46,7 @@ type sarifDriver struct {
 
 type sarifRule struct {
 	ID                   string            `json:"id"`
+	Name                 string            `json:"name,omitempty"` // only when it differs from the ID
 	ShortDescription     sarifText         `json:"shortDescription"`
 	FullDescription      sarifText         `json:"fullDescription"`
 	Help                 sarifText         `json:"help"`

@@ -49,25 +49,34 @@ func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error
 	if err := unmatched(dir, patterns, expanded, pkgs); err != nil {
 		return nil, err
 	}
+	dropDependencySyntax(pkgs)
 	return pkgs, nil
 }
 
-// Analyze runs the analyzers on the packages. Analyzers with facts also run
-// on the dependencies, which have no syntax here: they find nothing there,
-// at almost no cost. A dependency that itself imports an analyzed package
-// is type-checked from source by go/packages, but without function bodies;
-// its syntax is dropped so that no analyzer walks bodies that have no
-// type information.
-func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*checker.Graph, error) {
-	roots := make(map[*packages.Package]bool, len(pkgs))
-	for _, p := range pkgs {
-		roots[p] = true
+// dropDependencySyntax removes the syntax of every package that is not
+// one of roots. go/packages parses a dependency from source when it finds
+// no export data for it (it happens in the corpus for a module required at
+// a pseudo-version) or when it imports an analyzed package, and
+// type-checks only its declarations, so that the expressions in its
+// function bodies have no types; analyzers would take it for an analyzed
+// package and fail on it. Without syntax it is what every other dependency
+// is here: types only.
+func dropDependencySyntax(roots []*packages.Package) {
+	root := make(map[*packages.Package]bool, len(roots))
+	for _, p := range roots {
+		root[p] = true
 	}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !roots[p] && p.Syntax != nil {
-			p.Syntax, p.TypesInfo = nil, nil
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if !root[p] {
+			p.Syntax = nil
 		}
 	})
+}
+
+// Analyze runs the analyzers on the packages loaded by Load. Analyzers with
+// facts also run on the dependencies, which have no syntax here: they find
+// nothing there, at almost no cost.
+func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*checker.Graph, error) {
 	return checker.Analyze(analyzers, pkgs, &checker.Options{Sequential: sequential})
 }
 

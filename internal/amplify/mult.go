@@ -1,0 +1,163 @@
+package amplify
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Kind classifies a multiplier, in increasing order of severity.
+type Kind uint8
+
+const (
+	// Count is a finite number of calls, Value.
+	Count Kind = iota
+	// UnknownCount: some factor's attempt count is not known statically
+	// (a count held in a variable, a policy built elsewhere); Value is the
+	// product of the known factors.
+	UnknownCount
+	// TimeBounded: some factor retries until a deadline or a maximum
+	// elapsed time, with no count; Value is the product of the counted
+	// factors.
+	TimeBounded
+	// Unbounded: some factor retries with no bound at all.
+	Unbounded
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Count:
+		return "count"
+	case UnknownCount:
+		return "unknown"
+	case TimeBounded:
+		return "time-bounded"
+	case Unbounded:
+		return "unbounded"
+	}
+	return "invalid"
+}
+
+// Mult is a worst-case multiplier: how many calls one call of a function
+// (or one execution of a retry site) can send to the deepest dependency it
+// reaches when that dependency fails every time.
+type Mult struct {
+	Kind  Kind
+	Value float64 // product of the finite factors; at least 1
+	// Open says that an attempt reaches code whose retries cannot be seen
+	// (a method called through an interface, a function value, recursion):
+	// the true multiplier may be larger than the one shown.
+	Open bool
+	// Assumed says that a budget's ratio was not known statically and was
+	// taken as the common default, 10% (a factor of 1.1).
+	Assumed bool
+}
+
+// One is the multiplier of code that does not retry.
+func One() Mult { return Mult{Kind: Count, Value: 1} }
+
+// Times returns the multiplier of m nested around n.
+func (m Mult) Times(n Mult) Mult {
+	return Mult{
+		Kind:    max(m.Kind, n.Kind),
+		Value:   m.Value * n.Value,
+		Open:    m.Open || n.Open,
+		Assumed: m.Assumed || n.Assumed,
+	}
+}
+
+// Worse reports whether m is a worse amplification than n: a more severe
+// kind, then a larger value, then an open one.
+func (m Mult) Worse(n Mult) bool {
+	if m.Kind != n.Kind {
+		return m.Kind > n.Kind
+	}
+	if d := m.Value - n.Value; math.Abs(d) > 1e-9 {
+		return d > 0
+	}
+	return m.Open && !n.Open
+}
+
+// Exceeds reports whether m may exceed a limit on the number of calls:
+// a finite value above it, or a multiplier bounded only by time or not at
+// all. An unknown count exceeds the limit only when its known part does.
+func (m Mult) Exceeds(limit float64) bool {
+	switch m.Kind {
+	case TimeBounded, Unbounded:
+		return true
+	}
+	return m.Value > limit+1e-9
+}
+
+// Interesting reports whether m says more than "one call": a value above
+// one or a kind other than Count.
+func (m Mult) Interesting() bool { return m.Kind != Count || m.Value > 1+1e-9 }
+
+// Num formats the finite value: integers as integers, others with two
+// decimals ("27", "1.33").
+func (m Mult) Num() string { return formatNum(m.Value) }
+
+func formatNum(v float64) string {
+	if r := math.Round(v); math.Abs(v-r) < 1e-9 {
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// String formats m for tables and facts: "27", "≥3" (open), "~1.33"
+// (assumed budget ratio), "3 × ?" (unknown count), "time-bounded",
+// "3 × time-bounded", "unbounded".
+func (m Mult) String() string {
+	prefix := ""
+	if m.Open {
+		prefix = "≥"
+	}
+	if m.Assumed {
+		prefix += "~"
+	}
+	times := ""
+	if m.Value > 1+1e-9 {
+		times = formatNum(m.Value) + " × "
+	}
+	switch m.Kind {
+	case Count:
+		return prefix + formatNum(m.Value)
+	case UnknownCount:
+		return prefix + times + "?"
+	case TimeBounded:
+		return prefix + times + "time-bounded"
+	case Unbounded:
+		return prefix + times + "unbounded"
+	}
+	return fmt.Sprintf("Mult(%d)", m.Kind)
+}
+
+// Phrase formats m for messages: "27", "at least 3", "about 1.33",
+// "3 × an unknown number of", "a time-bounded number of", "an unbounded
+// number of"; it reads before "calls".
+func (m Mult) Phrase() string {
+	prefix := ""
+	switch {
+	case m.Kind != Count:
+		// "an unknown number" says it all
+	case m.Open:
+		prefix = "at least "
+	case m.Assumed:
+		prefix = "about "
+	}
+	times := ""
+	if m.Value > 1+1e-9 {
+		times = formatNum(m.Value) + " × "
+	}
+	switch m.Kind {
+	case UnknownCount:
+		return prefix + times + "an unknown number of"
+	case TimeBounded:
+		return prefix + times + "a time-bounded number of"
+	case Unbounded:
+		return "an unbounded number of"
+	}
+	return prefix + formatNum(m.Value)
+}
