@@ -15,6 +15,7 @@ import (
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 //go:embed doc.go
@@ -117,7 +118,7 @@ func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 	if fix := suggest(pass, cfg, s); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	pass.Report(d)
+	suppress.Report(pass, d)
 }
 
 // siteEnd returns the end of the smallest node that names the site: the

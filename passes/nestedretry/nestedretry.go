@@ -11,6 +11,7 @@ import (
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 //go:embed doc.go
@@ -133,7 +134,7 @@ func report(pass *analysis.Pass, a *amplify.SiteAmp) {
 			})
 		}
 	}
-	pass.Report(d)
+	suppress.Report(pass, d)
 }
 
 // siteEnd returns the end of the smallest node naming the site: the for

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 // The AWS SDK v2 keeps its retry quota (a budget) inside each retryer:
@@ -416,7 +417,7 @@ func (c *checker) reportAWS(inst *types.Var, clients []client) {
 	if fix := c.retryerFix(inst, clients); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	c.pass.Report(d)
+	suppress.Report(c.pass, d)
 }
 
 // retryerFix makes the factory build a new retryer for each client, with

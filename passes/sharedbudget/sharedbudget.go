@@ -16,6 +16,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 //go:embed doc.go
@@ -455,7 +456,7 @@ func (c *checker) report(sh *shared, deps []dep) {
 	if fix := c.splitFix(sh, deps); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	c.pass.Report(d)
+	suppress.Report(c.pass, d)
 }
 
 // inPackage reports whether pos lies in one of the package's files.

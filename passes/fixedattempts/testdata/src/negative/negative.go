@@ -111,3 +111,24 @@ func withRetry(op func() error) error {
 func useHelper(ctx context.Context, c *Client) error {
 	return withRetry(func() error { return c.Get(ctx) })
 }
+
+// Suppressed with a reason, in each of the accepted forms.
+func suppressed(ctx context.Context, c *Client) {
+	//lint:ignore fixedattempts the deploy tool bounds this startup probe
+	for i := 0; i < 30; i++ {
+		if c.Get(ctx) == nil {
+			break
+		}
+	}
+	for i := 0; i < 30; i++ { //nolint:retrylint // startup probe
+		if c.Get(ctx) == nil {
+			break
+		}
+	}
+	//retrylint:ignore retrylint warm-up only
+	for i := 0; i < 30; i++ {
+		if c.Get(ctx) == nil {
+			break
+		}
+	}
+}
