@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -402,5 +403,45 @@ func TestPackageBetweenRoots(t *testing.T) {
 	// Named itself, b is analyzed in full.
 	if _, stderr, code := run(t, dir, "./b"); code != 3 || !strings.Contains(stderr, "up to a.N() attempts") {
 		t.Errorf("./b: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+func TestSyntaxError(t *testing.T) {
+	dir := module(t, map[string]string{"p/p.go": retrying, "broken/broken.go": "package broken\n\nfunc f( {\n"})
+	_, stderr, code := run(t, dir, "./...")
+	if code != 1 || !strings.Contains(stderr, "broken.go:3") {
+		t.Errorf("syntax error: exit %d, want 1 naming broken.go:3; stderr:\n%s", code, stderr)
+	}
+	// The other package is still analyzed.
+	if !strings.Contains(stderr, "retry loop makes up to 3 attempts") {
+		t.Errorf("syntax error in one package hid the others' diagnostics:\n%s", stderr)
+	}
+}
+
+// TestDeterministic runs the command several times, with one and two
+// threads, and wants byte-identical -json output.
+func TestDeterministic(t *testing.T) {
+	files := map[string]string{}
+	for i := range 6 {
+		files[fmt.Sprintf("p%d/p.go", i)] = strings.Replace(retrying, "package p", fmt.Sprintf("package p%d", i), 1)
+	}
+	dir := module(t, files)
+	var first string
+	for i, procs := range []string{"1", "2", "2", "1"} {
+		cmd := exec.Command(retrylint, "-json", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOMAXPROCS="+procs)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = string(out)
+			if !strings.Contains(first, "p5") {
+				t.Fatalf("unexpected output:\n%s", first)
+			}
+		} else if string(out) != first {
+			t.Errorf("run %d (GOMAXPROCS=%s) differs from the first:\n%s\nvs\n%s", i, procs, out, first)
+		}
 	}
 }
