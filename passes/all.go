@@ -6,11 +6,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/passes/fixedattempts"
+	"github.com/retrylint/retrylint/passes/nonidempotent"
 )
 
 // All returns every retrylint pass, in a fixed order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		fixedattempts.Analyzer,
+		nonidempotent.Analyzer,
 	}
 }
