@@ -14,3 +14,9 @@ func TestNonIdempotent(t *testing.T) {
 	analysistest.Run(t, dir, nonidempotent.Analyzer,
 		"loops", "libs", "clients", "helpers", "helperuse", "perattempt", "negative")
 }
+
+func TestFixes(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.RunWithSuggestedFixes(t, dir, nonidempotent.Analyzer, "fixloop", "fixclient", "fixpost", "fixhoist", "fixold")
+	rltest.GoldenCompiles(t, dir)
+}
