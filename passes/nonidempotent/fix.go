@@ -156,17 +156,18 @@ func (c *checker) postEdit(file *ast.File, call *ast.CallExpr, key string) *anal
 		client = c.src(file, sel.X)
 	}
 	req := c.freshLocal(file, stmt, stmt.Pos(), "req")
-	if req == "" {
+	u, ct, body := c.src(file, call.Args[0]), c.src(file, call.Args[1]), c.src(file, call.Args[2])
+	if req == "" || u == "" || ct == "" || body == "" || client == "" {
 		return nil
 	}
 	indent := fixutil.Indent(c.pass, file, stmt.Pos())
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s := %s.NewRequest(%s.MethodPost, %s, %s)\n", req, errID.Name, httpName, httpName, c.src(file, call.Args[0]), c.src(file, call.Args[2]))
+	fmt.Fprintf(&b, "%s, %s := %s.NewRequest(%s.MethodPost, %s, %s)\n", req, errID.Name, httpName, httpName, u, body)
 	if respID.Name != "_" {
 		fmt.Fprintf(&b, "%svar %s *%s.Response\n", indent, respID.Name, httpName)
 	}
 	fmt.Fprintf(&b, "%sif %s == nil {\n", indent, errID.Name)
-	fmt.Fprintf(&b, "%s\t%s.Header.Set(\"Content-Type\", %s)\n", indent, req, c.src(file, call.Args[1]))
+	fmt.Fprintf(&b, "%s\t%s.Header.Set(\"Content-Type\", %s)\n", indent, req, ct)
 	fmt.Fprintf(&b, "%s\t%s.Header.Set(%s, %s)\n", indent, req, strconv.Quote(headers.names[0]), key)
 	fmt.Fprintf(&b, "%s\t%s, %s = %s.Do(%s)\n", indent, respID.Name, errID.Name, client, req)
 	fmt.Fprintf(&b, "%s}", indent)
@@ -210,8 +211,12 @@ func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *
 		if name == "" {
 			return nil
 		}
+		text := c.src(file, k.value)
+		if text == "" {
+			return nil
+		}
 		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{
-			c.insertBefore(file, anchor, name+" := "+c.src(file, k.value)),
+			c.insertBefore(file, anchor, name+" := "+text),
 			{Pos: k.value.Pos(), End: k.value.End(), NewText: []byte(name)},
 		}}
 	}
@@ -224,7 +229,7 @@ func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *
 	if v == nil || len(c.values().vals[v]) != 1 || !c.movable(def.Rhs[0], anchor) {
 		return nil
 	}
-	if _, o := c.scopeAt(anchor.Pos()).LookupParent(v.Name(), anchor.Pos()); o != nil || c.declaredElsewhere(anchor, v) {
+	if c.lookup(v.Name(), anchor.Pos()) != nil || c.declaredElsewhere(anchor, v) {
 		return nil
 	}
 	line, del, ok := c.cutLine(def)

@@ -324,8 +324,10 @@ func (c *checker) retried(r *request) *retry {
 	return byClient
 }
 
-// failover reports whether a counted loop tries a different target on each
-// iteration: the request indexes with the loop counter (urls[i]).
+// failover reports whether a counted loop sends a different request on
+// each iteration: the request's construction uses the loop counter, as in
+// urls[i] (failover over a list), directly or through variables set in
+// the loop.
 func (c *checker) failover(s *retrysite.Site, r *request) bool {
 	var counter types.Object
 	switch n := s.Node.(type) {
@@ -346,21 +348,35 @@ func (c *checker) failover(s *retrysite.Site, r *request) bool {
 	if counter == nil {
 		return false
 	}
-	found := false
-	ast.Inspect(r.call, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.IndexExpr:
-			found = found || c.uses(n.Index, counter)
-		case *ast.SliceExpr:
-			for _, e := range []ast.Expr{n.Low, n.High, n.Max} {
-				if e != nil && c.uses(e, counter) {
-					found = true
+	seen := make(map[types.Object]bool)
+	var uses func(n ast.Node, depth int) bool
+	uses = func(n ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			obj := c.pass.TypesInfo.Uses[id]
+			switch {
+			case obj == counter:
+				found = true
+			case obj != nil && !seen[obj] && depth < 4 && s.Node.Pos() <= obj.Pos() && obj.Pos() < s.Node.End():
+				seen[obj] = true
+				for _, v := range c.values().vals[obj] {
+					found = found || uses(v, depth+1)
 				}
 			}
+			return !found
+		})
+		return found
+	}
+	for _, a := range r.call.Args {
+		if uses(a, 0) {
+			return true
 		}
-		return !found
-	})
-	return found
+	}
+	return false
 }
 
 // checkPerAttempt reports key generators evaluated inside a retry site

@@ -29,6 +29,15 @@ func (c *client) send(req *http.Request) error {
 	return resp.Body.Close()
 }
 
+func (c *client) sendAll(reqs ...*http.Request) error {
+	for _, req := range reqs {
+		if err := c.send(req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // The key is generated once, before the loop.
 func (c *client) keyBeforeLoop(ctx context.Context, body []byte) error {
 	key := uuid.NewString()
@@ -72,7 +81,7 @@ func (c *client) idempotent(ctx context.Context, body []byte) error {
 		get, _ := http.NewRequest(http.MethodGet, c.base+"/items", nil)
 		head, _ := http.NewRequest(http.MethodHead, c.base+"/items", nil)
 		opts, _ := http.NewRequest(http.MethodOptions, c.base+"/items", nil)
-		if err := errors.Join(c.send(put), c.send(del), c.send(get), c.send(head), c.send(opts)); err == nil {
+		if err := c.sendAll(put, del, get, head, opts); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -121,7 +130,7 @@ func (c *client) headerMap(ctx context.Context, body []byte, key string) error {
 		b.Header = http.Header{"Cko-Idempotency-Key": {key}}
 		h := a.Header
 		h.Set("Content-Type", "application/json")
-		if err := errors.Join(c.send(a), c.send(b)); err == nil {
+		if err := c.sendAll(a, b); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -138,7 +147,7 @@ func (c *client) dynamic(ctx context.Context, body []byte, hdrs map[string]strin
 		}
 		b, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
 		sign(b)
-		if err := errors.Join(c.send(a), c.send(b)); err == nil {
+		if err := c.sendAll(a, b); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -289,4 +298,17 @@ func (c *client) keyPerOperation(ctx context.Context, orders [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// The target changes with the loop counter through a variable: failover.
+func (c *client) failoverVar(ctx context.Context, replicas int, body []byte) error {
+	var err error
+	for i := 0; i < replicas; i++ {
+		u := c.base + "/replica" + string(rune('0'+i))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+		if err = c.send(req); err == nil {
+			return nil
+		}
+	}
+	return err
 }
