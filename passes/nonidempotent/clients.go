@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // valueIndex records, for every variable and field of the package, the
@@ -185,6 +186,9 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 	if fn == nil {
 		return nil
 	}
+	if ci := c.retryingWrapper(r, send, fn); ci != nil {
+		return ci
+	}
 	sel, _ := ast.Unparen(send.Fun).(*ast.SelectorExpr)
 	path, recv := pkgPath(fn), recvName(fn)
 	switch {
@@ -196,6 +200,40 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 		return c.httpClientRetries(sel.X, 0)
 	}
 	return nil
+}
+
+// retryingWrapper returns the function of the user's code a send goes
+// through when it resends the request inside a retry site (KeyFact.Retries).
+func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func) *clientInfo {
+	if r.kind != kindValue || isInterfaceMethod(fn) {
+		return nil
+	}
+	f := c.keyFact(fn)
+	if f == nil || len(f.Retries) == 0 {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	for i, a := range send.Args {
+		pi := i
+		if sig.Variadic() && pi >= sig.Params().Len()-1 {
+			pi = sig.Params().Len() - 1
+		}
+		if c.rootKind(r, a, 0) == rootReq && slices.Contains(f.Retries, pi) {
+			return &clientInfo{desc: funcName(c.pass.Pkg, fn)}
+		}
+	}
+	return nil
+}
+
+// funcName names a function for messages: f, pkg.F, T.M.
+func funcName(from *types.Package, fn *types.Func) string {
+	if recv := recvName(fn); recv != "" {
+		return recv + "." + fn.Name()
+	}
+	if fn.Pkg() != nil && fn.Pkg() != from {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
 }
 
 // retryableRetries judges a *retryablehttp.Client expression. Such a

@@ -102,6 +102,19 @@ func (c *checker) keyFact(fn *types.Func) *KeyFact {
 	return nil
 }
 
+// methodAware reports whether the function reads the request's Method:
+// a send wrapper that retries only some methods.
+func (c *checker) methodAware(r *request) bool {
+	found := false
+	ast.Inspect(funcBody(r.fn), func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" && c.rootKind(r, sel.X, 0) == rootReq {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // reqParam classifies a parameter type: a request, a header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
@@ -195,6 +208,14 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 			r.hdrs[p] = true
 		}
 		c.collect(r)
+		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) {
+			for _, send := range r.sends {
+				if len(c.regionsOf(send)) > 0 {
+					f.Retries = append(f.Retries, i)
+					break
+				}
+			}
+		}
 		if r.dynamic {
 			f.Dynamic = append(f.Dynamic, i)
 			continue

@@ -100,6 +100,7 @@ type KeyFact struct {
 	Sets      []int // parameters (requests or header maps) on which it sets an idempotency-key header
 	Fresh     []int // those of Sets whose key it generates itself, on every call
 	Dynamic   []int // parameters on which it sets headers whose names are not constants
+	Retries   []int // request parameters it sends inside a retry site, whatever their method
 	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
 }
 
@@ -116,6 +117,9 @@ func (f *KeyFact) String() string {
 	if len(f.Dynamic) > 0 {
 		parts = append(parts, fmt.Sprintf("dynamic=%v", f.Dynamic))
 	}
+	if len(f.Retries) > 0 {
+		parts = append(parts, fmt.Sprintf("retries=%v", f.Retries))
+	}
 	if f.Generates {
 		parts = append(parts, "generates")
 	}
@@ -123,7 +127,7 @@ func (f *KeyFact) String() string {
 }
 
 func (f *KeyFact) empty() bool {
-	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && !f.Generates
+	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates
 }
 
 // checker holds the state of one run over a package.
@@ -148,11 +152,11 @@ func run(pass *analysis.Pass) (any, error) {
 		done:  make(map[token.Pos]bool),
 	}
 	c.sites = pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites).List
+	c.findRegions()
 	c.exportFacts()
 	if !c.relevant() {
 		return nil, nil
 	}
-	c.findRegions()
 	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
 		if r := c.requestAt(cur); r != nil {
 			c.check(r)

@@ -230,6 +230,13 @@ func (c *checker) headerMap(r *request, node ast.Node, m ast.Expr) {
 	if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		m = ast.Unparen(u.X)
 	}
+	if call, ok := m.(*ast.CallExpr); ok {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+				return // an empty map
+			}
+		}
+	}
 	lit, ok := m.(*ast.CompositeLit)
 	if !ok {
 		r.dynamic = true
@@ -492,8 +499,8 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		}
 		return
 	}
-	if isFunc(f, pathRetryable, "FromRequest") {
-		return // an alias, followed by aliases
+	if isFunc(f, pathRetryable, "FromRequest") || nonSending[pkgPath(f)] {
+		return // an alias, followed by aliases; or formatting, logging
 	}
 	idx := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == arg })
 	if idx < 0 {
@@ -524,6 +531,13 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 	if c.returnsResponse(call) || c.returnsError(call) {
 		r.sends = append(r.sends, call)
 	}
+}
+
+// nonSending lists standard packages whose functions take a request
+// without sending it (fmt.Errorf("...%v", req) returns an error).
+var nonSending = map[string]bool{
+	"fmt": true, "log": true, "log/slog": true, "errors": true, "net/http/httputil": true,
+	"testing": true, "reflect": true, "encoding/json": true,
 }
 
 // returnsResponse reports whether the call's results include a

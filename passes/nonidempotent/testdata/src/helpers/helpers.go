@@ -53,3 +53,16 @@ func Copy(req *http.Request, from map[string]string) { // want Copy:`idemKey\(dy
 func NewKey() string { // want NewKey:`idemKey\(generates\)`
 	return "k-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 }
+
+// Do sends req until it succeeds, three times at most.
+func Do(c *http.Client, req *http.Request) (*http.Response, error) { // want Do:`idemKey\(retries=\[1\]\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		var resp *http.Response
+		if resp, err = c.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, err
+}

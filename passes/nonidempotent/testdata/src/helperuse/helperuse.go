@@ -96,3 +96,14 @@ func (c *client) keyOnce(ctx context.Context, body []byte) error {
 		return c.do(req)
 	})
 }
+
+func (c *client) wrapped(ctx context.Context, body []byte, key string) error {
+	a, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/orders", bytes.NewReader(body)) // want `POST is retried by helpers.Do without`
+	if _, err := helpers.Do(c.hc, a); err != nil {
+		return err
+	}
+	b, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/orders", bytes.NewReader(body))
+	helpers.WithKey(b, key)
+	_, err := helpers.Do(c.hc, b)
+	return err
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -311,4 +312,28 @@ func (c *client) failoverVar(ctx context.Context, replicas int, body []byte) err
 		}
 	}
 	return err
+}
+
+// A send wrapper that retries only idempotent methods.
+func (c *client) doIdempotent(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodGet && req.Method != http.MethodPut {
+		return c.hc.Do(req)
+	}
+	var err error
+	for i := 0; i < 3; i++ {
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, err
+}
+
+func (c *client) viaWrappers(ctx context.Context, body []byte, key string) error {
+	a, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
+	if _, err := c.doIdempotent(a); err != nil {
+		return fmt.Errorf("posting %v: %w", a, err)
+	}
+	return nil
 }
