@@ -32,6 +32,9 @@
 //     retryablehttp.RoundTripper transport, or a resty client with
 //     SetRetryCount(n), n > 0, in its own chain, on its variable, or on its
 //     field anywhere in the package;
+//   - or passed to a send wrapper of the user's code that sends its request
+//     parameter inside a retry site whatever the method (a fact; a wrapper
+//     that reads req.Method is taken to choose what it retries);
 //
 // and no idempotency-key header is set on it: Header.Set or Header.Add, an
 // assignment to the Header map or of a Header literal, resty SetHeader or
@@ -115,7 +118,8 @@
 // Facts: the pass exports a KeyFact for functions that set an
 // idempotency-key header on a request or header-map parameter (and whether
 // they generate the key themselves), that set headers they cannot name on
-// one, or that return a freshly generated value. It is the pass's own fact
+// one, that resend a request parameter inside a retry site, or that return
+// a freshly generated value. It is the pass's own fact
 // type rather than the shared analysis's: the facts depend on this pass's
 // header list, and retrysite stays about retry sites. Because retrysite
 // already declares facts, drivers load every dependency from source
