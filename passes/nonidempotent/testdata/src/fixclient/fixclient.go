@@ -34,3 +34,26 @@ func patch(body any) error {
 	_, err := r.Patch("https://api.example.com/orders/1") // want `PATCH is retried by resty without`
 	return err
 }
+
+// doRetry resends whatever it is given.
+func doRetry(c *http.Client, req *http.Request) (*http.Response, error) { // want doRetry:`idemKey\(retries=\[1\]\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		var resp *http.Response
+		if resp, err = c.Do(req); err == nil {
+			return resp, nil
+		}
+	}
+	return nil, err
+}
+
+func viaWrapper(ctx context.Context, c *http.Client) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/charges", nil) // want `POST is retried by doRetry without`
+	if err != nil {
+		return err
+	}
+	if _, err := doRetry(c, req); err != nil {
+		return err
+	}
+	return nil
+}
