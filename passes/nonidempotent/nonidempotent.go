@@ -398,7 +398,7 @@ func (c *checker) checkPerAttempt(r *request, rt *retry) {
 				continue
 			}
 			reg, ok := c.regionHolding(g, rt.regions)
-			if !ok {
+			if !ok || c.lazyInit(g, reg.body) {
 				continue
 			}
 			c.done[g.Pos()] = true
@@ -419,6 +419,38 @@ func (c *checker) checkPerAttempt(r *request, rt *retry) {
 			c.pass.Report(d)
 		}
 	}
+}
+
+// lazyInit reports whether the generator call g assigns a variable only
+// when a test of that variable allows it, inside the retried body: if key
+// == "" { key = uuid.NewString() } makes the key once.
+func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
+	as, ok := c.stmtOf(g).(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	var vars []types.Object
+	for _, l := range as.Lhs {
+		if v := c.varOf(l); v != nil {
+			vars = append(vars, v)
+		}
+	}
+	cur, ok := c.insp.Root().FindNode(as)
+	if !ok {
+		return false
+	}
+	for p := cur.Parent(); p.Valid() && p.Node() != body; p = p.Parent() {
+		ifs, ok := p.Node().(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		for _, v := range vars {
+			if c.uses(ifs.Cond, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // regionHolding returns the first of regs whose per-attempt code holds n.

@@ -214,3 +214,20 @@ func restyKeys(body any, key string) error {
 	_, err := r.Patch("https://api.example.com/charges/1")
 	return err
 }
+
+// The key is made on the first attempt only.
+func (c *client) lazyKey(ctx context.Context, body []byte) error {
+	var key string
+	for i := 0; i < 3; i++ {
+		if key == "" {
+			key = uuid.NewString()
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
+		req.Header.Set("Idempotency-Key", key)
+		if err := c.send(req); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
