@@ -34,7 +34,7 @@ func (c *client) sendAll(reqs ...*http.Request) error {
 func (c *client) charge(ctx context.Context, body []byte, key string) error {
 	for i := 0; i < 3; i++ {
 		a, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body)) // want `POST is retried without an idempotency key`
-		a.Header.Set("Idempotency-Key", key)                                                     // not on the list
+		a.Header.Set("Idempotency-Key", key)                                                    // not on the list
 		b, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
 		b.Header.Set("x-txn-id", key)
 		d, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))

@@ -101,8 +101,8 @@ func (c *client) others(ctx context.Context, body []byte) error {
 	for i := 0; i < 3; i++ {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
 		req.Header = http.Header{
-			"Idempotency-Key":         {ulid.Make().String()}, // want `idempotency key from ulid.Make is generated anew`
-			"X-Idempotency-Key":       {xid.New().String()},   // want `idempotency key from xid.New is generated anew`
+			"Idempotency-Key":          {ulid.Make().String()}, // want `idempotency key from ulid.Make is generated anew`
+			"X-Idempotency-Key":        {xid.New().String()},   // want `idempotency key from xid.New is generated anew`
 			"Repeatability-Request-Id": {ksuid.New().String()}, // want `idempotency key from ksuid.New is generated anew`
 		}
 		if err := c.send(req); err == nil {
