@@ -19,6 +19,7 @@ import (
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
 	"github.com/retrylint/retrylint/passes/nestedretry"
+	"github.com/retrylint/retrylint/passes/nonidempotent"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
@@ -29,6 +30,7 @@ func All() []*analysis.Analyzer {
 		fixedattempts.Analyzer,
 		sharedbudget.Analyzer,
 		nestedretry.Analyzer,
+		nonidempotent.Analyzer,
 	}
 }
 
@@ -43,6 +45,9 @@ type Settings struct {
 	BudgetMethods []string `json:"budget-methods"`
 	// BudgetFuncs are extra budget checks (-retrysite.budget-funcs).
 	BudgetFuncs []string `json:"budget-funcs"`
+	// Headers are the idempotency-key header names
+	// (-nonidempotent.headers).
+	Headers []string `json:"headers"`
 	// BudgetModule lets fixes import the budget package where the package
 	// does not depend on it yet (-fixedattempts.budget-module).
 	BudgetModule bool `json:"budget-module"`
@@ -61,6 +66,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 		fixedattempts.New(site, &fixedattempts.Config{BudgetModule: s.BudgetModule}),
 		sharedbudget.New(site),
 		nestedretry.New(amplify.New(site)),
+		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

@@ -230,6 +230,9 @@ func inspectNoLit(n ast.Node, f func(ast.Node) bool) {
 	if n == nil {
 		return
 	}
+	if b, ok := n.(*ast.BlockStmt); ok && b == nil {
+		return // funcBody of a site at package level
+	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false

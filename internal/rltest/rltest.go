@@ -63,19 +63,29 @@ func copyTree(from, to string) error {
 	})
 }
 
-// GoldenCompiles type-checks, for every *.go.golden file below dir/src, the
-// package it belongs to with the golden text in place of the file. A golden
-// file in txtar form (one section per fix) is checked section by section.
-// dir is a tree made by WithStubs, so that the stubs resolve.
-func GoldenCompiles(t *testing.T, dir string) {
+// GoldenCompiles type-checks, for every *.go.golden file below dir/src (or
+// below dir/src/<pkg> for each pkg given), the package it belongs to with
+// the golden text in place of the file. A golden file in txtar form (one
+// section per fix) is checked section by section. dir is a tree made by
+// WithStubs, so that the stubs resolve.
+func GoldenCompiles(t *testing.T, dir string, pkgs ...string) {
 	t.Helper()
-	var goldens []string
-	filepath.WalkDir(filepath.Join(dir, "src"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go.golden") {
-			goldens = append(goldens, path)
+	roots := []string{filepath.Join(dir, "src")}
+	if len(pkgs) > 0 {
+		roots = roots[:0]
+		for _, p := range pkgs {
+			roots = append(roots, filepath.Join(dir, "src", p))
 		}
-		return nil
-	})
+	}
+	var goldens []string
+	for _, root := range roots {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go.golden") {
+				goldens = append(goldens, path)
+			}
+			return nil
+		})
+	}
 	if len(goldens) == 0 {
 		t.Fatalf("GoldenCompiles: no golden files below %s", dir)
 	}
@@ -124,9 +134,10 @@ func checkVariant(dir, golden string, text []byte) error {
 	}
 	// Other golden files would confuse nothing (they are not .go files),
 	// but other fixed files of the same package are not applied: each
-	// golden is checked against the original text of its siblings.
+	// golden is checked against the original text of its siblings. The
+	// package is type-checked from source, its imports from export data.
 	cfg := &packages.Config{
-		Mode:  packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedDeps | packages.NeedImports,
+		Mode:  packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
 		Dir:   filepath.Dir(src),
 		Env:   append(os.Environ(), "GOPATH="+tmp, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
 		Tests: strings.HasSuffix(rel, "_test.go"),

@@ -36,14 +36,17 @@ func (rt *RoundTripper) RoundTrip(req *http.Request) (*http.Response, error) { r
 func NewClient() *Client                                  { return nil }
 func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
 func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
+func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
 func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
 	return nil, nil
 }
-func (c *Client) StandardClient() *http.Client                             { return nil }
-func NewRequest(method, url string, rawBody interface{}) (*Request, error) { return nil, nil }
+func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
+func (c *Client) StandardClient() *http.Client                                 { return nil }
+func NewRequest(method, url string, rawBody interface{}) (*Request, error)     { return nil, nil }
 func NewRequestWithContext(ctx context.Context, method, url string, rawBody interface{}) (*Request, error) {
 	return nil, nil
 }
+func FromRequest(r *http.Request) (*Request, error)                       { return nil, nil }
 func Get(url string) (*http.Response, error)                              { return nil, nil }
 func Post(url, bodyType string, body interface{}) (*http.Response, error) { return nil, nil }
 func PostForm(url string, data url.Values) (*http.Response, error)        { return nil, nil }

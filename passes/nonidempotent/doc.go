@@ -1,0 +1,144 @@
+// Package nonidempotent defines an Analyzer that reports retried POST and
+// PATCH requests that carry no stable idempotency key.
+//
+// # Analyzer nonidempotent
+//
+// nonidempotent: report retried POSTs without an idempotency key
+//
+// A timeout after the server committed a purchase is no proof that nothing
+// happened: retrying the POST can charge the customer twice. A server that
+// supports idempotency keys recognises the retry by its key and answers it
+// without applying it again — provided the key is the same on every
+// attempt. A key generated anew on every attempt is no key at all. POST
+// and PATCH are neither safe nor idempotent (RFC 9110, RFC 5789); PUT,
+// DELETE, GET, HEAD and OPTIONS are idempotent by definition and are never
+// reported.
+//
+// The pass reports a POST or PATCH request — the method a string constant
+// in any case, http.MethodPost, http.MethodPatch, or a constant that
+// resolves to one — built by http.NewRequest, http.NewRequestWithContext,
+// retryablehttp.NewRequest or retryablehttp.NewRequestWithContext, or sent
+// by http.Post, http.PostForm, (*http.Client).Post and PostForm, the
+// go-retryablehttp equivalents, or resty's Post, Patch and Execute, when
+// the request is retried:
+//   - sent inside a retry loop, or inside the operation function literal of
+//     a retry-library call or of a retry helper of the user's code (the
+//     shared retry-site analysis; helpers are known across packages through
+//     its facts), whether the request is built there or before;
+//   - or sent through a retrying client: a go-retryablehttp client (it
+//     retries by default, RetryMax 4, unless RetryMax is set to 0 or every
+//     value stored in it is a literal without RetryMax), an *http.Client
+//     from a retryablehttp client's StandardClient or with a
+//     retryablehttp.RoundTripper transport, or a resty client with
+//     SetRetryCount(n), n > 0, in its own chain, on its variable, or on its
+//     field anywhere in the package;
+//   - or passed to a send wrapper of the user's code that sends its request
+//     parameter inside a retry site whatever the method (a fact; a wrapper
+//     that reads req.Method is taken to choose what it retries);
+//
+// and no idempotency-key header is set on it: Header.Set or Header.Add, an
+// assignment to the Header map or of a Header literal, resty SetHeader or
+// SetHeaders, or a call of a function of the user's code that sets the key
+// on its request or header parameter (a fact, see below). The request is
+// followed from construction to send through the local variables of its
+// function, including copies made by WithContext, Clone and
+// retryablehttp.FromRequest. A POST retried only on connection errors is
+// reported too: the client cannot tell whether the request reached the
+// server. The diagnostic is at the construction (for http.Post and resty,
+// at the sending call), with the retry site as related information.
+//
+// When the key is set, the pass reports it if it comes from a generator
+// evaluated inside the retried code: github.com/google/uuid (New,
+// NewString, NewRandom, NewV7, ...), gofrs and satori uuid, hashicorp
+// go-uuid, crypto/rand (Read, Text, Int), math/rand, oklog/ulid, rs/xid,
+// segmentio/ksuid, nanoid, shortid, time.Now, and functions of the user's
+// code that return such a value (a fact). The value is followed through
+// local variables and through byte slices filled by rand.Read or
+// io.ReadFull(rand.Reader, b). The diagnostic is at the generator call.
+//
+// Bad:
+//
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+//		if err != nil {
+//			return err
+//		}
+//		req.Header.Set("Idempotency-Key", uuid.NewString()) // a new key each time
+//		if resp, err := client.Do(req); err == nil {
+//			return resp.Body.Close()
+//		}
+//		time.Sleep(backoff(attempt))
+//	}
+//
+// Good:
+//
+//	key := uuid.NewString() // one logical operation, one key
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+//		if err != nil {
+//			return err
+//		}
+//		req.Header.Set("Idempotency-Key", key)
+//		...
+//	}
+//
+// Not reported, because the pass cannot be sure: requests on which headers
+// are set whose names are not constants (for k, v := range h {
+// req.Header.Set(k, v) }), or that are passed to a function value or an
+// interface method other than one returning the response (a signer may set
+// the key), or that are stored, returned or sent on a channel; resty
+// requests from a client that sets headers itself; loops whose request
+// depends on the loop counter (urls[i]: failover to another target, not a
+// retry of the same request); closures started by go or defer; sethvargo
+// go-retry operations that never mark an error retryable and k8s
+// RetryOnConflict. A key generated inside a loop but outside the retries
+// of the request (one key per logical operation) is fine.
+//
+// Fixes:
+//   - a request retried by retry sites: generate a key once, before the
+//     outermost of them (idempotencyKey := rand.Text()), and set the header
+//     from it just before the request is sent;
+//   - a request retried by its client: set the header from a key generated
+//     just before the send (the client resends the same request); for resty,
+//     SetHeader is added to the R() chain;
+//   - http.Post in a retry loop, in the form resp, err := http.Post(url,
+//     contentType, body) with a side-effect-free content type: rewritten to
+//     the request http.Post builds, plus the header (http.PostForm and the
+//     retryablehttp functions get no fix);
+//   - a key generated per attempt: its generation (the header's value, or
+//     the statement defining the key's variable) moves before the outermost
+//     retry site, when its operands are declared before it and not assigned
+//     inside it and it calls nothing but generators and pure functions.
+//
+// New keys come from crypto/rand.Text where the file's Go version has it
+// (Go 1.24), else from a uuid package the file already imports; otherwise
+// there is no fix. The header the fixes set is the first of
+// -nonidempotent.headers. Generated files get no fixes.
+//
+// Facts: the pass exports a KeyFact for functions that set an
+// idempotency-key header on a request or header-map parameter (and whether
+// they generate the key themselves), that set headers they cannot name on
+// one, that resend a request parameter inside a retry site, or that return
+// a freshly generated value. It is the pass's own fact
+// type rather than the shared analysis's: the facts depend on this pass's
+// header list, and retrysite stays about retry sites. Because retrysite
+// already declares facts, drivers load every dependency from source
+// anyway; the extra cost is running this pass on the dependencies, which
+// it skips for the standard library.
+//
+// Limitations: request-building helpers that return a request (the method
+// passed as a parameter) and retry loops in another function than the
+// request are not followed; keys carried in the body (Square's
+// idempotency_key, AWS ClientToken) are not seen; resty v3 and
+// failsafe-go's HTTP wrappers are not recognised; a POST used as a read
+// (a search or GraphQL query) is reported like any other.
+//
+// Flags:
+//
+//	-nonidempotent.headers  comma-separated names of the headers that carry
+//	                        an idempotency key, matched case-insensitively;
+//	                        the first is the one fixes set (default
+//	                        Idempotency-Key,X-Idempotency-Key,PayPal-Request-Id,
+//	                        Cko-Idempotency-Key,X-GCS-Idempotence-Key,
+//	                        X-Qonto-Idempotency-Key,Repeatability-Request-ID)
+package nonidempotent

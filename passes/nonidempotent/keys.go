@@ -1,0 +1,245 @@
+package nonidempotent
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// isGenerator reports whether call produces a new value on every call: a
+// UUID, ULID, xid or KSUID, random bytes or numbers, the current time, or
+// a function known (KeyFact) to return one.
+func (c *checker) isGenerator(call *ast.CallExpr) bool {
+	fn := c.callee(call)
+	if fn == nil {
+		return false
+	}
+	name, recv := fn.Name(), recvName(fn)
+	switch pkgPath(fn) {
+	case "github.com/google/uuid":
+		switch name {
+		case "NewHash", "NewMD5", "NewSHA1", "NewDCESecurity", "NewDCEPerson", "NewDCEGroup":
+			return false // derived from their arguments
+		}
+		return recv == "" && strings.HasPrefix(name, "New")
+	case "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5", "github.com/satori/go.uuid":
+		return name == "NewV1" || name == "NewV4" || name == "NewV6" || name == "NewV7"
+	case "github.com/hashicorp/go-uuid":
+		return name == "GenerateUUID" || name == "GenerateRandomBytes"
+	case "crypto/rand":
+		return recv == "" && (name == "Read" || name == "Text" || name == "Int" || name == "Prime")
+	case "math/rand", "math/rand/v2":
+		switch name {
+		case "New", "NewSource", "NewZipf", "NewPCG", "NewChaCha8", "Seed", "Shuffle", "Perm":
+			return false
+		}
+		return recv == "" || recv == "Rand"
+	case "github.com/oklog/ulid", "github.com/oklog/ulid/v2":
+		return recv == "" && (name == "New" || name == "MustNew" || name == "Make" || name == "MustNewDefault" || name == "Now")
+	case "github.com/rs/xid":
+		return recv == "" && (name == "New" || name == "NewWithTime")
+	case "github.com/segmentio/ksuid":
+		return recv == "" && (name == "New" || name == "NewRandom" || name == "NewRandomWithTime")
+	case "github.com/matoous/go-nanoid", "github.com/matoous/go-nanoid/v2", "github.com/teris-io/shortid":
+		return name == "New" || name == "Generate" || name == "MustGenerate"
+	case "time":
+		return recv == "" && name == "Now"
+	}
+	f := c.keyFact(fn)
+	return f != nil && f.Generates
+}
+
+// generatorsOf returns the generator calls whose values flow into e in
+// function fn: calls in e itself, and through the local variables e uses,
+// the calls in the values assigned to them or that fill them (rand.Read(b)).
+func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	seen := make(map[types.Object]bool)
+	body := funcBody(fn)
+	var visit func(n ast.Node, depth int)
+	visit = func(n ast.Node, depth int) {
+		inspectNoLit(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if c.isGenerator(n) && !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			case *ast.Ident:
+				v, ok := c.pass.TypesInfo.Uses[n].(*types.Var)
+				if !ok || seen[v] || depth > 6 || !isLocal(v) || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+					return true
+				}
+				seen[v] = true
+				ix := c.values()
+				for _, val := range ix.vals[v] {
+					visit(val, depth+1)
+				}
+				for _, fill := range ix.fills[v] {
+					if !slices.Contains(out, fill) {
+						out = append(out, fill)
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(e, 0)
+	return out
+}
+
+// keyFact returns what is known about fn's handling of idempotency keys,
+// or nil.
+func (c *checker) keyFact(fn *types.Func) *KeyFact {
+	fn = fn.Origin()
+	if fn.Pkg() == c.pass.Pkg {
+		return c.local[fn]
+	}
+	f := new(KeyFact)
+	if c.pass.ImportObjectFact(fn, f) {
+		return f
+	}
+	return nil
+}
+
+// methodAware reports whether the function reads the request's Method:
+// a send wrapper that retries only some methods.
+func (c *checker) methodAware(r *request) bool {
+	found := false
+	ast.Inspect(funcBody(r.fn), func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" && c.rootKind(r, sel.X, 0) == rootReq {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// reqParam classifies a parameter type: a request, a header map, or neither.
+func reqParam(t types.Type) int {
+	switch {
+	case isNamedPtr(t, "net/http", "Request"), isNamedPtr(t, pathRetryable, "Request"), isNamedPtr(t, pathResty, "Request"):
+		return rootReq
+	case isNamed(t, "net/http", "Header"):
+		return rootHdr
+	}
+	return rootNone
+}
+
+// keyish reports whether a result type can carry a key: a string, a byte
+// slice or array, or a named type of those (uuid.UUID).
+func keyish(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		return types.Identical(u.Elem(), types.Typ[types.Byte])
+	case *types.Array:
+		return types.Identical(u.Elem(), types.Typ[types.Byte])
+	}
+	return false
+}
+
+// exportFacts computes a KeyFact for every function of the package that
+// sets an idempotency key on a request or header parameter, sets headers
+// it cannot name on one, or returns a freshly generated key. Functions of
+// the package may call each other, so the computation repeats until
+// nothing changes.
+func (c *checker) exportFacts() {
+	type cand struct {
+		decl *ast.FuncDecl
+		fn   *types.Func
+	}
+	var cands []cand
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			cands = append(cands, cand{fd, fn})
+		}
+	}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, cd := range cands {
+			f := c.computeFact(cd.decl, cd.fn)
+			old := c.local[cd.fn]
+			if f.empty() {
+				if old != nil {
+					delete(c.local, cd.fn)
+					changed = true
+				}
+				continue
+			}
+			if old == nil || old.String() != f.String() {
+				c.local[cd.fn] = f
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, cd := range cands {
+		if f := c.local[cd.fn]; f != nil {
+			c.pass.ExportObjectFact(cd.fn, f)
+		}
+	}
+}
+
+func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
+	f := &KeyFact{}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		kind := reqParam(p.Type())
+		if kind == rootNone {
+			continue
+		}
+		r := &request{fn: fd, vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{}}
+		if kind == rootReq {
+			r.vars[p] = true
+		} else {
+			r.hdrs[p] = true
+		}
+		c.collect(r)
+		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) {
+			for _, send := range r.sends {
+				if len(c.regionsOf(send)) > 0 {
+					f.Retries = append(f.Retries, i)
+					break
+				}
+			}
+		}
+		if r.dynamic {
+			f.Dynamic = append(f.Dynamic, i)
+			continue
+		}
+		if len(r.keys) == 0 {
+			continue
+		}
+		f.Sets = append(f.Sets, i)
+		for _, k := range r.keys {
+			if k.helper != nil || k.value != nil && len(c.generatorsOf(k.value, fd)) > 0 {
+				f.Fresh = append(f.Fresh, i)
+				break
+			}
+		}
+	}
+	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) {
+		inspectNoLit(fd.Body, func(n ast.Node) bool {
+			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 && !f.Generates {
+				if len(c.generatorsOf(ret.Results[0], fd)) > 0 {
+					f.Generates = true
+				}
+			}
+			return !f.Generates
+		})
+	}
+	return f
+}

@@ -1,0 +1,530 @@
+package nonidempotent
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/suppress"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports retried POST and PATCH requests without a stable
+// idempotency key. Its settings are bound to its flags; use New for an
+// analyzer with settings of its own.
+var Analyzer = newFlagged()
+
+// DefaultHeaders is the default list of idempotency-key header names.
+const DefaultHeaders = "Idempotency-Key,X-Idempotency-Key,PayPal-Request-Id,Cko-Idempotency-Key,X-GCS-Idempotence-Key,X-Qonto-Idempotency-Key,Repeatability-Request-ID"
+
+// Config holds the pass's settings.
+type Config struct {
+	// Headers are the names of the headers that carry an idempotency key,
+	// matched case-insensitively; fixes set the first. Empty means
+	// DefaultHeaders.
+	Headers []string
+}
+
+// New returns the pass with settings cfg, requiring the retry-site
+// analyzer site (retrysite.Analyzer, or one made by retrysite.New). It
+// reports an error at run time when cfg names an invalid header.
+func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:      "nonidempotent",
+		Doc:       docsection.Must(doc, "nonidempotent"),
+		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/nonidempotent",
+		Requires:  []*analysis.Analyzer{inspect.Analyzer, site},
+		FactTypes: []analysis.Fact{new(KeyFact)},
+		Run: func(pass *analysis.Pass) (any, error) {
+			h := newHeaderFlag(DefaultHeaders)
+			if len(cfg.Headers) > 0 {
+				if err := h.Set(strings.Join(cfg.Headers, ",")); err != nil {
+					return nil, err
+				}
+			}
+			return run(pass, h)
+		},
+	}
+}
+
+func newFlagged() *analysis.Analyzer {
+	cfg := new(Config)
+	a := New(retrysite.Analyzer, cfg)
+	a.Flags.Var((*headersValue)(cfg), "headers",
+		"comma-separated names of the headers that carry an idempotency key (matched case-insensitively; the first is the one fixes set)")
+	return a
+}
+
+// headersValue binds Config.Headers to a flag, checking the names when the
+// flag is set.
+type headersValue Config
+
+func (v *headersValue) String() string {
+	if v == nil || len(v.Headers) == 0 {
+		return DefaultHeaders
+	}
+	return strings.Join(v.Headers, ",")
+}
+
+func (v *headersValue) Set(s string) error {
+	h := new(headerFlag)
+	if err := h.Set(s); err != nil {
+		return err
+	}
+	v.Headers = h.names
+	return nil
+}
+
+// Diagnostic categories.
+const (
+	catNoKey      = "no_idempotency_key"
+	catPerAttempt = "key_per_attempt"
+)
+
+// headerFlag is the comma-separated list of idempotency-key header names.
+type headerFlag struct {
+	names []string        // as given, in order
+	set   map[string]bool // lower case
+	raw   string
+}
+
+func newHeaderFlag(def string) *headerFlag {
+	f := &headerFlag{}
+	if err := f.Set(def); err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func (f *headerFlag) String() string { return f.raw }
+
+func (f *headerFlag) Set(s string) error {
+	var names []string
+	set := make(map[string]bool)
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		for _, r := range name {
+			if r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+				return fmt.Errorf("bad header name %q", name)
+			}
+		}
+		if !set[strings.ToLower(name)] {
+			names = append(names, name)
+		}
+		set[strings.ToLower(name)] = true
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("no header names in %q", s)
+	}
+	f.names, f.set, f.raw = names, set, s
+	return nil
+}
+
+// isKeyHeader reports whether name is one of the idempotency-key headers.
+func (c *checker) isKeyHeader(name string) bool { return c.headers.set[strings.ToLower(name)] }
+
+// KeyFact describes what a function does about idempotency keys. Indices
+// count the parameters from 0 (the receiver is not counted).
+type KeyFact struct {
+	Sets      []int // parameters (requests or header maps) on which it sets an idempotency-key header
+	Fresh     []int // those of Sets whose key it generates itself, on every call
+	Dynamic   []int // parameters on which it sets headers whose names are not constants
+	Retries   []int // request parameters it sends inside a retry site, whatever their method
+	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
+}
+
+func (*KeyFact) AFact() {}
+
+func (f *KeyFact) String() string {
+	var parts []string
+	if len(f.Sets) > 0 {
+		parts = append(parts, fmt.Sprintf("sets=%v", f.Sets))
+	}
+	if len(f.Fresh) > 0 {
+		parts = append(parts, fmt.Sprintf("fresh=%v", f.Fresh))
+	}
+	if len(f.Dynamic) > 0 {
+		parts = append(parts, fmt.Sprintf("dynamic=%v", f.Dynamic))
+	}
+	if len(f.Retries) > 0 {
+		parts = append(parts, fmt.Sprintf("retries=%v", f.Retries))
+	}
+	if f.Generates {
+		parts = append(parts, "generates")
+	}
+	return "idemKey(" + strings.Join(parts, ", ") + ")"
+}
+
+func (f *KeyFact) empty() bool {
+	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates
+}
+
+// checker holds the state of one run over a package.
+type checker struct {
+	pass    *analysis.Pass
+	insp    *inspector.Inspector
+	sites   []*retrysite.Site
+	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
+	local   map[*types.Func]*KeyFact             // facts of this package's functions
+	pkgVals *valueIndex                          // values stored in fields and package variables
+	headers *headerFlag                          // the idempotency-key header names
+	done    map[token.Pos]bool                   // reported positions
+}
+
+func run(pass *analysis.Pass, headers *headerFlag) (any, error) {
+	if isStd(pass) {
+		return nil, nil // the standard library neither retries nor sets keys
+	}
+	c := &checker{
+		headers: headers,
+		pass:    pass,
+		insp:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		local:   make(map[*types.Func]*KeyFact),
+		done:    make(map[token.Pos]bool),
+	}
+	c.sites = retrysite.Of(pass).List
+	c.findRegions()
+	c.exportFacts()
+	if !c.relevant() {
+		return nil, nil
+	}
+	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		if r := c.requestAt(cur); r != nil {
+			c.check(r)
+		}
+	}
+	return nil, nil
+}
+
+// isStd reports whether the package is part of the standard library: its
+// files are below GOROOT/src.
+func isStd(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
+		return false
+	}
+	tf := pass.Fset.File(pass.Files[0].Pos())
+	if tf == nil {
+		return false
+	}
+	return strings.HasPrefix(filepath.ToSlash(tf.Name()), filepath.ToSlash(filepath.Join(build.Default.GOROOT, "src"))+"/")
+}
+
+// relevant reports whether the package can send HTTP requests at all.
+func (c *checker) relevant() bool {
+	for _, p := range c.pass.Pkg.Imports() {
+		switch trimVendor(p.Path()) {
+		case "net/http", pathRetryable, pathResty:
+			return true
+		}
+	}
+	return false
+}
+
+// findRegions indexes the code each retry site runs once per attempt: loop
+// bodies, operation literals, and the bodies of local closures a retry loop
+// calls as its attempt.
+func (c *checker) findRegions() {
+	c.regions = make(map[*ast.BlockStmt][]*retrysite.Site)
+	add := func(b *ast.BlockStmt, s *retrysite.Site) {
+		if !slices.Contains(c.regions[b], s) {
+			c.regions[b] = append(c.regions[b], s)
+		}
+	}
+	for _, s := range c.sites {
+		if s.Body == nil || s.Exempt != "" {
+			continue
+		}
+		add(s.Body, s)
+		if s.Kind != retrysite.Loop {
+			continue
+		}
+		// for { if err := attempt(); err == nil { ... } }, where attempt
+		// is a closure defined in the function: its body runs per attempt.
+		// Closures started by go or defer run apart from the attempts.
+		inspectNoLit(s.Body, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.GoStmt, *ast.DeferStmt:
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				if lit := c.localLit(call.Fun); lit != nil {
+					add(lit.Body, s)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// region is a retry site whose per-attempt code holds a node.
+type region struct {
+	site *retrysite.Site
+	body *ast.BlockStmt
+}
+
+// regionsOf returns the retry sites that run n once per attempt, innermost
+// first. A function literal is a boundary unless it is itself the
+// operation of a retry site.
+func (c *checker) regionsOf(n ast.Node) []region {
+	cur, ok := c.insp.Root().FindNode(n)
+	if !ok {
+		return nil
+	}
+	var out []region
+	for p := cur.Parent(); p.Valid(); p = p.Parent() {
+		switch x := p.Node().(type) {
+		case *ast.BlockStmt:
+			for _, s := range c.regions[x] {
+				out = append(out, region{s, x})
+			}
+		case *ast.FuncLit:
+			if len(c.regions[x.Body]) == 0 {
+				return out
+			}
+		case *ast.FuncDecl:
+			return out
+		}
+	}
+	return out
+}
+
+// relatedText says what retries a request.
+func relatedText(s *retrysite.Site) string {
+	if s.Kind == retrysite.Loop {
+		return "retried by this loop"
+	}
+	return "retried by " + s.API
+}
+
+// check judges one request and reports it.
+func (c *checker) check(r *request) {
+	if c.done[r.pos] {
+		return
+	}
+	rt := c.retried(r)
+	if rt == nil || r.dynamic || r.escapes {
+		return
+	}
+	if len(r.keys) > 0 {
+		if len(rt.regions) > 0 {
+			c.checkPerAttempt(r, rt)
+		}
+		return
+	}
+	c.done[r.pos] = true
+	var msg string
+	if rt.client != nil {
+		msg = fmt.Sprintf("%s is retried by %s without an idempotency key: a retry after a lost response can apply it twice", r.method, rt.client.desc)
+	} else {
+		msg = fmt.Sprintf("%s is retried without an idempotency key: a retry after a lost response can apply it twice", r.method)
+	}
+	d := analysis.Diagnostic{Pos: r.pos, End: r.end, Category: catNoKey, Message: msg}
+	for _, reg := range rt.regions {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: reg.site.Pos, Message: relatedText(reg.site)})
+		break
+	}
+	if rt.client != nil && rt.client.at != nil {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: rt.client.at.Pos(), End: rt.client.at.End(), Message: rt.client.related})
+	}
+	if fix := c.keyFix(r, rt); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	suppress.Report(c.pass, d)
+}
+
+// retry says how a request is retried: by the sites whose per-attempt code
+// sends it, or by a retrying client.
+type retry struct {
+	send    *ast.CallExpr
+	regions []region // innermost first; empty when only the client retries
+	client  *clientInfo
+}
+
+// retried returns how r is retried, or nil. A send inside a retry site's
+// per-attempt code wins over a retrying client.
+func (c *checker) retried(r *request) *retry {
+	var byClient *retry
+	for _, send := range r.sends {
+		regs := c.regionsOf(send)
+		regs = slices.DeleteFunc(regs, func(reg region) bool { return c.failover(reg.site, r) })
+		if len(regs) > 0 {
+			return &retry{send: send, regions: regs}
+		}
+		if byClient == nil {
+			if ci := c.sendClient(r, send); ci != nil {
+				byClient = &retry{send: send, client: ci}
+			}
+		}
+	}
+	return byClient
+}
+
+// failover reports whether a counted loop sends a different request on
+// each iteration: the request's construction uses the loop counter, as in
+// urls[i] (failover over a list), directly or through variables set in
+// the loop.
+func (c *checker) failover(s *retrysite.Site, r *request) bool {
+	var counter types.Object
+	switch n := s.Node.(type) {
+	case *ast.ForStmt:
+		switch post := n.Post.(type) {
+		case *ast.IncDecStmt:
+			counter = c.objOf(post.X)
+		case *ast.AssignStmt:
+			if len(post.Lhs) == 1 {
+				counter = c.objOf(post.Lhs[0])
+			}
+		}
+	case *ast.RangeStmt:
+		if n.Key != nil {
+			counter = c.objOf(n.Key)
+		}
+	}
+	if counter == nil {
+		return false
+	}
+	seen := make(map[types.Object]bool)
+	var uses func(n ast.Node, depth int) bool
+	uses = func(n ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			obj := c.pass.TypesInfo.Uses[id]
+			switch {
+			case obj == counter:
+				found = true
+			case obj != nil && !seen[obj] && depth < 4 && s.Node.Pos() <= obj.Pos() && obj.Pos() < s.Node.End():
+				seen[obj] = true
+				for _, v := range c.values().vals[obj] {
+					found = found || uses(v, depth+1)
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	for _, a := range r.call.Args {
+		if uses(a, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPerAttempt reports key generators evaluated inside a retry site
+// that sends the request: each attempt then carries a new key.
+func (c *checker) checkPerAttempt(r *request, rt *retry) {
+	for _, k := range r.keys {
+		var gens []*ast.CallExpr
+		if k.helper != nil {
+			gens = []*ast.CallExpr{k.helper}
+		} else if k.value != nil {
+			gens = c.generatorsOf(k.value, r.fn)
+		}
+		for _, g := range gens {
+			if c.done[g.Pos()] {
+				continue
+			}
+			reg, ok := c.regionHolding(g, rt.regions)
+			if !ok || c.lazyInit(g, reg.body) {
+				continue
+			}
+			c.done[g.Pos()] = true
+			name := c.genName(g)
+			msg := fmt.Sprintf("idempotency key from %s is generated anew on every attempt: the server cannot tell a retry from a new %s, so it can apply it twice", name, r.method)
+			if k.helper != nil {
+				msg = fmt.Sprintf("%s sets an idempotency key generated anew on every attempt: the server cannot tell a retry from a new %s, so it can apply it twice", name, r.method)
+			}
+			d := analysis.Diagnostic{
+				Pos: g.Pos(), End: g.End(), Category: catPerAttempt, Message: msg,
+				Related: []analysis.RelatedInformation{{Pos: reg.site.Pos, Message: relatedText(reg.site)}},
+			}
+			if k.helper == nil {
+				if fix := c.hoistFix(r, rt, k, g); fix != nil {
+					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+				}
+			}
+			suppress.Report(c.pass, d)
+		}
+	}
+}
+
+// lazyInit reports whether the generator call g assigns a variable only
+// when a test of that variable allows it, inside the retried body: if key
+// == "" { key = uuid.NewString() } makes the key once.
+func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
+	as, ok := c.stmtOf(g).(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	var vars []types.Object
+	for _, l := range as.Lhs {
+		if v := c.varOf(l); v != nil {
+			vars = append(vars, v)
+		}
+	}
+	cur, ok := c.insp.Root().FindNode(as)
+	if !ok {
+		return false
+	}
+	for p := cur.Parent(); p.Valid() && p.Node() != body; p = p.Parent() {
+		ifs, ok := p.Node().(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		for _, v := range vars {
+			if c.uses(ifs.Cond, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// regionHolding returns the first of regs whose per-attempt code holds n.
+func (c *checker) regionHolding(n ast.Node, regs []region) (region, bool) {
+	for _, reg := range c.regionsOf(n) {
+		for _, r := range regs {
+			if r.site == reg.site {
+				return r, true
+			}
+		}
+	}
+	return region{}, false
+}
+
+// genName names a generator call for messages: uuid.NewString, rand.Text,
+// time.Now, or the helper's name.
+func (c *checker) genName(call *ast.CallExpr) string {
+	fn := c.callee(call)
+	if fn == nil {
+		return types.ExprString(call.Fun)
+	}
+	if fn.Pkg() == nil {
+		return fn.Name()
+	}
+	if recv := recvName(fn); recv != "" {
+		return recv + "." + fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}

@@ -1,0 +1,615 @@
+package nonidempotent
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Import paths of the HTTP client libraries the pass knows.
+const (
+	pathRetryable = "github.com/hashicorp/go-retryablehttp"
+	pathResty     = "github.com/go-resty/resty/v2"
+)
+
+// reqKind says how a request is built and sent.
+type reqKind uint8
+
+const (
+	kindValue reqKind = iota // a request value (*http.Request, *retryablehttp.Request) sent later
+	kindResty                // a resty request, sent by its Post, Patch or Execute method
+	kindPost                 // http.Post and friends: one call builds and sends
+)
+
+// request is one POST or PATCH request and what its function does with it.
+type request struct {
+	kind     reqKind
+	method   string        // "POST" or "PATCH"
+	call     *ast.CallExpr // the construction; for resty and kindPost, the sending call
+	pos, end token.Pos     // where a diagnostic goes
+	fn       ast.Node      // the *ast.FuncDecl or *ast.FuncLit whose body holds the uses
+	vars     map[types.Object]bool
+	hdrs     map[types.Object]bool // variables holding the request's header map
+	sends    []*ast.CallExpr       // calls that send it, in source order
+	keys     []keyEvent            // places that set an idempotency key on it
+	dynamic  bool                  // headers are set that the pass cannot name
+	escapes  bool                  // the request leaves the function's sight (stored, returned)
+	// resty only
+	client ast.Expr      // the client expression (c in c.R()), nil when unknown
+	rcall  *ast.CallExpr // the c.R() call of an inline chain
+}
+
+// keyEvent is a place that sets an idempotency-key header.
+type keyEvent struct {
+	node   ast.Node      // the call or assignment that sets it
+	value  ast.Expr      // the key's value, nil when a helper sets it
+	helper *ast.CallExpr // a helper that generates the key itself on every call
+}
+
+// requestAt returns the POST or PATCH request that the call at cur builds
+// (or builds and sends), or nil.
+func (c *checker) requestAt(cur inspector.Cursor) *request {
+	call := cur.Node().(*ast.CallExpr)
+	fn := c.callee(call)
+	if fn == nil {
+		return nil
+	}
+	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	switch {
+	case (path == "net/http" || path == pathRetryable) && recv == "" && (name == "NewRequest" || name == "NewRequestWithContext"):
+		mi := 0
+		if name == "NewRequestWithContext" {
+			mi = 1
+		}
+		m := c.method(arg(call, mi))
+		if m == "" {
+			return nil
+		}
+		return c.valueRequest(cur, call, m)
+	case (path == "net/http" || path == pathRetryable) && (recv == "" || recv == "Client") && (name == "Post" || name == "PostForm"):
+		r := &request{kind: kindPost, method: "POST", call: call, pos: call.Pos(), end: call.End(), fn: enclosingFunc(cur)}
+		r.sends = []*ast.CallExpr{call}
+		return r
+	case path == pathResty && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
+		m := strings.ToUpper(name)
+		if name == "Execute" {
+			m = c.method(arg(call, 0))
+		}
+		if m == "" {
+			return nil
+		}
+		return c.restyRequest(cur, call, m)
+	}
+	return nil
+}
+
+// method returns "POST" or "PATCH" when e is a constant naming one of them
+// in any case, else "".
+func (c *checker) method(e ast.Expr) string {
+	s, ok := c.stringConst(e)
+	if !ok {
+		return ""
+	}
+	switch {
+	case strings.EqualFold(s, "POST"):
+		return "POST"
+	case strings.EqualFold(s, "PATCH"):
+		return "PATCH"
+	}
+	return ""
+}
+
+// valueRequest follows the request value that call builds through the
+// variables of its function.
+func (c *checker) valueRequest(cur inspector.Cursor, call *ast.CallExpr, method string) *request {
+	var obj types.Object
+	switch p := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && len(p.Lhs) >= 1 {
+			obj = c.varOf(p.Lhs[0])
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && len(p.Names) >= 1 {
+			obj = c.varOf(p.Names[0])
+		}
+	}
+	fn := enclosingFunc(cur)
+	if obj == nil || fn == nil {
+		return nil
+	}
+	r := &request{
+		kind: kindValue, method: method, call: call, pos: call.Pos(), end: call.End(), fn: fn,
+		vars: map[types.Object]bool{obj: true}, hdrs: map[types.Object]bool{},
+	}
+	c.collect(r)
+	return r
+}
+
+// restyRequest follows a resty request sent by call: the inline chain from
+// c.R() and, when the chain starts at a variable, that variable's uses.
+func (c *checker) restyRequest(cur inspector.Cursor, call *ast.CallExpr, method string) *request {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	fn := enclosingFunc(cur)
+	if !ok || fn == nil {
+		return nil
+	}
+	r := &request{
+		kind: kindResty, method: method, call: call, pos: sel.Sel.Pos(), end: call.End(), fn: fn,
+		vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{},
+	}
+	r.sends = []*ast.CallExpr{call}
+	if root := c.restyChain(r, sel.X, true); root != nil {
+		r.vars[root] = true
+		for _, v := range c.values().vals[root] {
+			c.restyChain(r, v, false)
+		}
+		c.collect(r)
+	}
+	if r.client != nil && c.restyClientKey(r.client, 0) {
+		r.dynamic = true // the client sets the key, or headers we cannot name, on every request
+	}
+	return r
+}
+
+// restyChain walks a resty request chain down from x (x.SetHeader(...)...)
+// recording header events, to the client's R() call, whose client it
+// records; it returns the variable the chain starts at, if any. inline
+// says whether the R() call belongs to the chain of the sending call.
+func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
+	for depth := 0; depth < 50; depth++ {
+		x = ast.Unparen(x)
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		f := c.callee(call)
+		if !ok || f == nil || pkgPath(f) != pathResty {
+			r.dynamic = true // built by code we do not follow
+			return nil
+		}
+		switch recvName(f) {
+		case "Client":
+			if f.Name() == "R" || f.Name() == "NewRequest" {
+				r.client = sel.X
+				if inline {
+					r.rcall = call
+				}
+				return nil
+			}
+			r.dynamic = true
+			return nil
+		case "Request":
+			c.restyEvent(r, call, f.Name())
+			x = sel.X
+			continue
+		}
+		r.dynamic = true
+		return nil
+	}
+	if id, ok := x.(*ast.Ident); ok {
+		if v := c.varOf(id); v != nil {
+			return v
+		}
+	}
+	r.dynamic = true
+	return nil
+}
+
+// restyEvent records what a resty request method does to headers.
+func (c *checker) restyEvent(r *request, call *ast.CallExpr, name string) {
+	switch name {
+	case "SetHeader", "SetHeaderVerbatim":
+		c.headerEvent(r, call, arg(call, 0), arg(call, 1))
+	case "SetHeaders", "SetHeaderMultiValues":
+		c.headerMap(r, call, arg(call, 0))
+	}
+}
+
+// headerEvent records a header set with the given name and value.
+func (c *checker) headerEvent(r *request, node ast.Node, name, value ast.Expr) {
+	s, ok := c.stringConst(name)
+	if !ok {
+		r.dynamic = true
+		return
+	}
+	if c.isKeyHeader(s) {
+		r.keys = append(r.keys, keyEvent{node: node, value: value})
+	}
+}
+
+// headerMap records the headers of a map literal; any other map may hold
+// anything.
+func (c *checker) headerMap(r *request, node ast.Node, m ast.Expr) {
+	m = ast.Unparen(m)
+	if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		m = ast.Unparen(u.X)
+	}
+	if call, ok := m.(*ast.CallExpr); ok {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+				return // an empty map
+			}
+		}
+	}
+	lit, ok := m.(*ast.CompositeLit)
+	if !ok {
+		r.dynamic = true
+		return
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			r.dynamic = true
+			continue
+		}
+		c.headerEvent(r, node, kv.Key, kv.Value)
+	}
+}
+
+// collect finds the aliases of the request's variables and classifies
+// every use of them in the function.
+func (c *checker) collect(r *request) {
+	body := funcBody(r.fn)
+	if body == nil {
+		return
+	}
+	c.aliases(r, body)
+	bodyCur, ok := c.insp.Root().FindNode(body)
+	if !ok {
+		return
+	}
+	for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
+		obj := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]
+		if obj == nil || !r.vars[obj] && !r.hdrs[obj] {
+			continue
+		}
+		c.classify(r, cur, r.hdrs[obj])
+	}
+	slices.SortFunc(r.sends, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+}
+
+// aliases adds to the request's variables those assigned from them:
+// w := req, req2 := req.WithContext(ctx), rr, _ := retryablehttp.FromRequest(req),
+// h := req.Header.
+func (c *checker) aliases(r *request, body *ast.BlockStmt) {
+	for changed := true; changed; {
+		changed = false
+		consider := func(lhs ast.Expr, rhs ast.Expr) {
+			v := c.varOf(lhs)
+			if v == nil || r.vars[v] || r.hdrs[v] {
+				return
+			}
+			switch c.rootKind(r, rhs, 0) {
+			case rootReq:
+				r.vars[v], changed = true, true
+			case rootHdr:
+				r.hdrs[v], changed = true, true
+			}
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i := range n.Lhs {
+						consider(n.Lhs[i], n.Rhs[i])
+					}
+				} else if len(n.Rhs) == 1 {
+					consider(n.Lhs[0], n.Rhs[0])
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i := range n.Names {
+						consider(n.Names[i], n.Values[i])
+					}
+				} else if len(n.Values) == 1 {
+					consider(n.Names[0], n.Values[0])
+				}
+			}
+			return true
+		})
+	}
+}
+
+const (
+	rootNone = iota
+	rootReq
+	rootHdr
+)
+
+// rootKind says whether x denotes the request (or a copy sharing its
+// headers) or its header map.
+func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
+	if depth > 10 {
+		return rootNone
+	}
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		obj := c.pass.TypesInfo.Uses[x]
+		switch {
+		case r.vars[obj]:
+			return rootReq
+		case r.hdrs[obj]:
+			return rootHdr
+		}
+	case *ast.SelectorExpr:
+		if sel := c.pass.TypesInfo.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			switch x.Sel.Name {
+			case "Request":
+				if c.rootKind(r, x.X, depth+1) == rootReq {
+					return rootReq
+				}
+			case "Header":
+				if c.rootKind(r, x.X, depth+1) == rootReq {
+					return rootHdr
+				}
+			}
+		}
+	case *ast.CallExpr:
+		f := c.callee(x)
+		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		switch {
+		case f == nil:
+		case pkgPath(f) == "net/http" && recvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
+			return c.rootKind(r, sel.X, depth+1)
+		case isFunc(f, pathRetryable, "FromRequest"):
+			return c.rootKind(r, arg(x, 0), depth+1)
+		case pkgPath(f) == pathResty && recvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
+			return c.rootKind(r, sel.X, depth+1)
+		}
+	}
+	return rootNone
+}
+
+// classify judges one use of a request variable (or of its header map).
+func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
+	for depth := 0; depth < 50; depth++ {
+		p := e.Parent()
+		node := e.Node()
+		switch pn := p.Node().(type) {
+		case *ast.ParenExpr:
+			e = p
+			continue
+		case *ast.SelectorExpr:
+			if pn.X != node {
+				return
+			}
+			if sel := c.pass.TypesInfo.Selections[pn]; sel != nil && sel.Kind() == types.FieldVal {
+				switch {
+				case pn.Sel.Name == "Header" && !isHdr:
+					isHdr = true
+					e = p
+					continue
+				case pn.Sel.Name == "Request" && !isHdr:
+					e = p
+					continue
+				}
+				return // another field: URL, Body, ... hold no header
+			}
+			call, ok := p.Parent().Node().(*ast.CallExpr)
+			if !ok || call.Fun != pn {
+				return // a method value
+			}
+			if isHdr {
+				if pn.Sel.Name == "Set" || pn.Sel.Name == "Add" {
+					c.headerEvent(r, call, arg(call, 0), arg(call, 1))
+				}
+				return
+			}
+			f := c.callee(call)
+			switch {
+			case f == nil:
+				return
+			case pkgPath(f) == pathResty && recvName(f) == "Request":
+				c.restyEvent(r, call, f.Name())
+				if isRestyRequest(c.pass.TypesInfo.TypeOf(call)) {
+					e = p.Parent() // the chain goes on with the same request
+					continue
+				}
+			case pkgPath(f) == "net/http" && recvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
+				e = p.Parent()
+				continue
+			}
+			return
+		case *ast.CallExpr:
+			if pn.Fun == node {
+				return
+			}
+			c.argUse(r, pn, node, isHdr)
+			return
+		case *ast.IndexExpr:
+			if isHdr && pn.X == node {
+				if as, ok := p.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, l := range as.Lhs {
+						if l == pn {
+							c.headerEvent(r, as, pn.Index, as.Rhs[i])
+						}
+					}
+				}
+			}
+			return
+		case *ast.AssignStmt:
+			for _, l := range pn.Lhs {
+				if l == node {
+					if isHdr {
+						if _, isSel := node.(*ast.SelectorExpr); isSel {
+							// req.Header = ...
+							if len(pn.Lhs) == len(pn.Rhs) {
+								for i := range pn.Lhs {
+									if pn.Lhs[i] == node {
+										c.headerMap(r, pn, pn.Rhs[i])
+									}
+								}
+							} else {
+								r.dynamic = true
+							}
+						}
+					}
+					return // the variable itself is (re)assigned
+				}
+			}
+			// On the right: an alias when its left side is a variable.
+			for i, rhs := range pn.Rhs {
+				if rhs != node {
+					continue
+				}
+				l := pn.Lhs[0]
+				if len(pn.Lhs) == len(pn.Rhs) {
+					l = pn.Lhs[i]
+				}
+				if _, ok := ast.Unparen(l).(*ast.Ident); !ok {
+					r.escapes = true
+				}
+			}
+			return
+		case *ast.ValueSpec:
+			return
+		case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.UnaryExpr:
+			r.escapes = true
+			return
+		}
+		return
+	}
+}
+
+// argUse judges the request (or its header map) passed to a call.
+func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr bool) {
+	if tv, ok := c.pass.TypesInfo.Types[call.Fun]; ok && tv.IsType() {
+		return // a conversion
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+			r.escapes = true // append, copy...
+			return
+		}
+	}
+	f := c.callee(call)
+	if f == nil || isInterfaceMethod(f) {
+		// A function value or an interface method: a Do(req) that
+		// returns a response sends it; anything else may set headers.
+		if c.returnsResponse(call) {
+			r.sends = append(r.sends, call)
+		} else {
+			r.dynamic = true
+		}
+		return
+	}
+	if isFunc(f, pathRetryable, "FromRequest") || nonSending[pkgPath(f)] {
+		return // an alias, followed by aliases; or formatting, logging
+	}
+	idx := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == arg })
+	if idx < 0 {
+		return
+	}
+	sig := f.Type().(*types.Signature)
+	pi := idx
+	if sig.Variadic() && pi >= sig.Params().Len()-1 {
+		pi = sig.Params().Len() - 1
+	}
+	if fact := c.keyFact(f); fact != nil {
+		if slices.Contains(fact.Dynamic, pi) {
+			r.dynamic = true
+			return
+		}
+		if slices.Contains(fact.Sets, pi) {
+			k := keyEvent{node: call}
+			if slices.Contains(fact.Fresh, pi) {
+				k.helper = call
+			}
+			r.keys = append(r.keys, k)
+			return
+		}
+	}
+	if isHdr {
+		return // a function that reads the header map
+	}
+	if c.returnsResponse(call) || c.returnsError(call) {
+		r.sends = append(r.sends, call)
+	}
+}
+
+// nonSending lists standard packages whose functions take a request
+// without sending it (fmt.Errorf("...%v", req) returns an error).
+var nonSending = map[string]bool{
+	"fmt": true, "log": true, "log/slog": true, "errors": true, "net/http/httputil": true,
+	"testing": true, "reflect": true, "encoding/json": true,
+}
+
+// returnsResponse reports whether the call's results include a
+// *net/http.Response or a resty response.
+func (c *checker) returnsResponse(call *ast.CallExpr) bool {
+	return c.resultsAny(call, func(t types.Type) bool {
+		return isNamedPtr(t, "net/http", "Response") || isNamedPtr(t, pathResty, "Response")
+	})
+}
+
+func (c *checker) returnsError(call *ast.CallExpr) bool {
+	return c.resultsAny(call, func(t types.Type) bool { return types.Identical(t, errorType) })
+}
+
+func (c *checker) resultsAny(call *ast.CallExpr, pred func(types.Type) bool) bool {
+	tv, ok := c.pass.TypesInfo.Types[call]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		for v := range tuple.Variables() {
+			if pred(v.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return pred(tv.Type)
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// isNamedPtr reports whether t is *path.name.
+func isNamedPtr(t types.Type, path, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	return isNamed(p.Elem(), path, name)
+}
+
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && trimVendor(n.Obj().Pkg().Path()) == path
+}
+
+func isRestyRequest(t types.Type) bool { return isNamedPtr(t, pathResty, "Request") }
+
+// stringConst returns the constant string value of e.
+func (c *checker) stringConst(e ast.Expr) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// intConst returns the constant integer value of e.
+func (c *checker) intConst(e ast.Expr) (int64, bool) {
+	if e == nil {
+		return 0, false
+	}
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v := constant.ToInt(tv.Value)
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
+}

@@ -1,0 +1,164 @@
+package nonidempotent
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// callee returns the function or method a call invokes (for an interface
+// method, the abstract method), or nil.
+func (c *checker) callee(call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	return fn
+}
+
+// pkgPath returns the import path of fn's package without any vendor
+// prefix, or "" for builtins.
+func pkgPath(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	return trimVendor(fn.Pkg().Path())
+}
+
+func trimVendor(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		return path[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(path, "vendor/")
+}
+
+// recvName returns the name of the named type of fn's receiver, without
+// pointer, or "" for a package-level function or an interface method.
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// isFunc reports whether fn is the package-level function path.name.
+func isFunc(fn *types.Func, path, name string) bool {
+	return fn != nil && fn.Name() == name && recvName(fn) == "" && !isInterfaceMethod(fn) && pkgPath(fn) == path
+}
+
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+func arg(call *ast.CallExpr, i int) ast.Expr {
+	if i < len(call.Args) {
+		return call.Args[i]
+	}
+	return nil
+}
+
+// objOf returns the object an identifier or selector denotes.
+func (c *checker) objOf(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return c.pass.TypesInfo.ObjectOf(e)
+	case *ast.SelectorExpr:
+		return c.pass.TypesInfo.ObjectOf(e.Sel)
+	}
+	return nil
+}
+
+// varOf returns the variable an identifier declares or denotes, or nil
+// for the blank identifier and anything else.
+func (c *checker) varOf(e ast.Expr) types.Object {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+// isLocal reports whether v is a local variable (or parameter).
+func isLocal(v types.Object) bool {
+	vv, ok := v.(*types.Var)
+	return ok && !vv.IsField() && vv.Pkg() != nil && vv.Parent() != vv.Pkg().Scope()
+}
+
+// uses reports whether n refers to obj.
+func (c *checker) uses(n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// localLit returns the function literal a local variable named by e was
+// initialised with, or nil.
+func (c *checker) localLit(e ast.Expr) *ast.FuncLit {
+	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+		return lit
+	}
+	v := c.varOf(e)
+	if v == nil || !isLocal(v) {
+		return nil
+	}
+	vals := c.values().vals[v]
+	if len(vals) != 1 {
+		return nil
+	}
+	lit, _ := ast.Unparen(vals[0]).(*ast.FuncLit)
+	return lit
+}
+
+// enclosingFunc returns the innermost function declaration or literal
+// containing cur.
+func enclosingFunc(cur inspector.Cursor) ast.Node {
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if p == cur {
+			continue
+		}
+		return p.Node()
+	}
+	return nil
+}
+
+// funcBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return fn.Body
+	case *ast.FuncLit:
+		return fn.Body
+	}
+	return nil
+}
+
+// inspectNoLit walks n, not descending into function literals.
+func inspectNoLit(n ast.Node, f func(ast.Node) bool) {
+	if n == nil {
+		return
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		return f(n)
+	})
+}
