@@ -4,9 +4,13 @@ package passes
 
 import (
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/passes/freshtimeout"
 )
 
 // All returns every retrylint pass, in a fixed order.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{}
+	return []*analysis.Analyzer{
+		freshtimeout.Analyzer,
+	}
 }

@@ -1,0 +1,687 @@
+package freshtimeout
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/docsection"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports context timeouts and deadlines whose parent is a fresh
+// root although the enclosing function inherited a context.
+var Analyzer = &analysis.Analyzer{
+	Name:     "freshtimeout",
+	Doc:      docsection.Must(doc, "freshtimeout"),
+	URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+// Diagnostic categories.
+const (
+	// categoryFreshRoot: the parent is context.Background() or
+	// context.TODO() written at the call.
+	categoryFreshRoot = "fresh_root"
+	// categoryFreshRootVar: the parent is a local variable that only
+	// ever holds context.Background() or context.TODO().
+	categoryFreshRootVar = "fresh_root_variable"
+)
+
+// minWithoutCancel is the first Go version whose context package has
+// WithoutCancel.
+const minWithoutCancel = "go1.21"
+
+// timeoutFuncs are the context functions whose first argument is the
+// parent of a context with a deadline.
+var timeoutFuncs = map[string]string{
+	"WithTimeout":       "timeout",
+	"WithTimeoutCause":  "timeout",
+	"WithDeadline":      "deadline",
+	"WithDeadlineCause": "deadline",
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ctxPkg := importedContext(pass.Pkg)
+	if ctxPkg == nil {
+		return nil, nil // no call of the context package is possible
+	}
+	c := &checker{
+		pass:   pass,
+		ctxPkg: ctxPkg,
+		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+	}
+	if obj, ok := ctxPkg.Scope().Lookup("Context").(*types.TypeName); ok {
+		if iface, ok := obj.Type().Underlying().(*types.Interface); ok {
+			c.ctxIface = iface
+		}
+	}
+	if c.ctxIface == nil {
+		return nil, nil
+	}
+	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		c.checkCall(cur)
+	}
+	return nil, nil
+}
+
+// importedContext returns the context package if pkg imports it directly.
+func importedContext(pkg *types.Package) *types.Package {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "context" {
+			return imp
+		}
+	}
+	return nil
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	ctxPkg   *types.Package
+	ctxIface *types.Interface
+	insp     *inspector.Inspector
+}
+
+// checkCall reports the call at cur if it is a context.With{Timeout,Deadline}
+// call whose parent is a fresh root inside a function that inherited a
+// context that is not known to be done.
+func (c *checker) checkCall(cur inspector.Cursor) {
+	call := cur.Node().(*ast.CallExpr)
+	fn := contextFunc(c.pass.TypesInfo, call)
+	if fn == nil || len(call.Args) == 0 {
+		return
+	}
+	noun, ok := timeoutFuncs[fn.Name()]
+	if !ok {
+		return
+	}
+	argCur, ok := cur.FindNode(call.Args[0])
+	if !ok {
+		return
+	}
+	rt := c.rootOf(argCur)
+	if rt == nil {
+		return
+	}
+	inh := c.inherited(cur)
+	if inh == nil {
+		return
+	}
+	if c.knownDone(cur, inh.fn) {
+		return
+	}
+
+	via := ""
+	category := categoryFreshRoot
+	if rt.variable != nil {
+		via = " through " + rt.variable.Name()
+		category = categoryFreshRootVar
+	}
+	diag := analysis.Diagnostic{
+		Pos:      call.Pos(),
+		End:      call.End(),
+		Category: category,
+		Message: fmt.Sprintf("context.%s starts from %s%s, discarding the deadline inherited from %s",
+			fn.Name(), rt.name, via, inh.describe()),
+	}
+	diag.Related = append(diag.Related, analysis.RelatedInformation{
+		Pos:     inh.at.Pos(),
+		End:     inh.at.End(),
+		Message: inh.label() + " inherited here",
+	})
+	if rt.variable != nil && rt.declIdent != nil {
+		diag.Related = append(diag.Related, analysis.RelatedInformation{
+			Pos:     rt.declIdent.Pos(),
+			End:     rt.declIdent.End(),
+			Message: rt.variable.Name() + " holds " + rt.name,
+		})
+	}
+	diag.SuggestedFixes = c.fixes(cur, call, rt, inh, noun)
+	c.pass.Report(diag)
+}
+
+// contextFunc returns the package-level function of package context that
+// call calls, or nil.
+func contextFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+		return nil
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return nil
+	}
+	return fn
+}
+
+// isRootCall reports whether e is a call of context.Background or
+// context.TODO, and which.
+func isRootCall(info *types.Info, e ast.Expr) (string, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return "", false
+	}
+	fn := contextFunc(info, call)
+	if fn == nil || (fn.Name() != "Background" && fn.Name() != "TODO") {
+		return "", false
+	}
+	return "context." + fn.Name(), true
+}
+
+// A root describes a fresh root context that a call uses as its parent.
+type root struct {
+	name     string     // "context.Background", "context.TODO", or both joined by "or"
+	arg      ast.Expr   // the argument at the call
+	variable *types.Var // the local variable the root came through, or nil
+
+	// For a variable: its declaring identifier, the statement that
+	// declares it when that statement could be deleted (a lone
+	// "v := root()" or "var v = root()"), and whether the argument is the
+	// variable's only use.
+	declIdent *ast.Ident
+	declStmt  ast.Stmt
+	onlyUse   bool
+}
+
+// rootOf returns the fresh root that the argument at cur is, directly or
+// through a local variable that only ever holds fresh roots, or nil.
+func (c *checker) rootOf(cur inspector.Cursor) *root {
+	info := c.pass.TypesInfo
+	arg := cur.Node().(ast.Expr)
+	if name, ok := isRootCall(info, arg); ok {
+		return &root{name: name, arg: arg}
+	}
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pkg() != c.pass.Pkg || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+		return nil
+	}
+	decl := topDecl(cur)
+	if !decl.Valid() {
+		return nil
+	}
+	return c.varRoot(decl, v, arg)
+}
+
+// topDecl returns the file-level declaration enclosing cur.
+func topDecl(cur inspector.Cursor) inspector.Cursor {
+	for c := range cur.Enclosing() {
+		if _, ok := c.Parent().Node().(*ast.File); ok {
+			return c
+		}
+	}
+	return inspector.Cursor{}
+}
+
+// varRoot decides whether every value ever stored in the local variable v
+// (declared within decl) is a fresh root, looking at every definition,
+// assignment and use of v.
+func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr) *root {
+	info := c.pass.TypesInfo
+	names := map[string]bool{}
+	rt := &root{arg: arg, variable: v}
+	stores := 0 // definitions and assignments
+	uses := 0   // reads
+	for cur := range decl.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if info.Defs[id] == v {
+			stores++
+			rhs, stmt, ok := storedValue(cur)
+			if !ok {
+				return nil
+			}
+			if rhs != nil {
+				name, ok := isRootCall(info, rhs)
+				if !ok {
+					return nil
+				}
+				names[name] = true
+			}
+			rt.declIdent = id
+			rt.declStmt = stmt
+			continue
+		}
+		if info.Uses[id] != v {
+			continue
+		}
+		if kind, _ := cur.ParentEdge(); kind == edge.AssignStmt_Lhs {
+			stores++
+			rhs, _, ok := storedValue(cur)
+			if !ok || rhs == nil {
+				return nil
+			}
+			name, ok := isRootCall(info, rhs)
+			if !ok {
+				return nil
+			}
+			names[name] = true
+			continue
+		}
+		// A read. The address of v, or v as a range variable, lets anything
+		// be stored in it.
+		p := cur.Parent()
+		for {
+			if _, ok := p.Node().(*ast.ParenExpr); !ok {
+				break
+			}
+			p = p.Parent()
+		}
+		if u, ok := p.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return nil
+		}
+		if kind, _ := cur.ParentEdge(); kind == edge.RangeStmt_Key || kind == edge.RangeStmt_Value {
+			return nil
+		}
+		uses++
+	}
+	if len(names) == 0 || rt.declIdent == nil {
+		return nil
+	}
+	switch {
+	case names["context.Background"] && names["context.TODO"]:
+		rt.name = "context.Background or context.TODO"
+	case names["context.TODO"]:
+		rt.name = "context.TODO"
+	default:
+		rt.name = "context.Background"
+	}
+	rt.onlyUse = uses == 1
+	if stores != 1 {
+		rt.declStmt = nil
+	}
+	return rt
+}
+
+// storedValue returns, for the identifier at cur on the left of an
+// assignment or in a var spec, the expression stored into it (nil for a
+// var spec without values), and the enclosing statement when it is a
+// single-name, single-value declaration statement. ok is false when the
+// stored value cannot be told (a tuple assignment, a range clause, a
+// parameter, a type switch).
+func storedValue(cur inspector.Cursor) (rhs ast.Expr, stmt ast.Stmt, ok bool) {
+	kind, idx := cur.ParentEdge()
+	switch kind {
+	case edge.AssignStmt_Lhs:
+		as := cur.Parent().Node().(*ast.AssignStmt)
+		if as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
+			return nil, nil, false
+		}
+		if len(as.Lhs) != len(as.Rhs) {
+			return nil, nil, false
+		}
+		if len(as.Lhs) == 1 && as.Tok == token.DEFINE && isListElem(cur.Parent()) {
+			stmt = as
+		}
+		return as.Rhs[idx], stmt, true
+	case edge.ValueSpec_Names:
+		spec := cur.Parent().Node().(*ast.ValueSpec)
+		if len(spec.Values) == 0 {
+			return nil, nil, true
+		}
+		if len(spec.Values) != len(spec.Names) {
+			return nil, nil, false
+		}
+		gen := cur.Parent().Parent()
+		if gd, ok := gen.Node().(*ast.GenDecl); ok && len(gd.Specs) == 1 && len(spec.Names) == 1 {
+			if ds, ok := gen.Parent().Node().(*ast.DeclStmt); ok && isListElem(gen.Parent()) {
+				stmt = ds
+			}
+		}
+		return spec.Values[idx], stmt, true
+	}
+	return nil, nil, false
+}
+
+// isListElem reports whether the statement at cur is an element of a
+// statement list (a block or a case body), so that it can be deleted.
+func isListElem(cur inspector.Cursor) bool {
+	switch cur.ParentEdgeKind() {
+	case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
+		return true
+	}
+	return false
+}
+
+// An inheritance is the context that a function inherited from its
+// caller: a parameter and the expression that denotes its context.
+type inheritance struct {
+	kind  paramKind
+	param *types.Var // nil for an unnamed parameter
+	field *ast.Field // the parameter's field
+	ident *ast.Ident // the parameter's name, nil if unnamed
+	at    ast.Node   // where to point: the name, or the type if unnamed
+	fn    ast.Node   // the *ast.FuncDecl or *ast.FuncLit that declares it
+	ftype *ast.FuncType
+}
+
+type paramKind int
+
+const (
+	kindContext paramKind = iota // context.Context
+	kindRequest                  // *net/http.Request
+	kindGin                      // *gin.Context
+	kindEcho                     // echo.Context
+	kindFiber                    // *fiber.Ctx (v2)
+)
+
+// expr returns the expression for the request-scoped context, given the
+// parameter's name.
+func (k paramKind) expr(name string) string {
+	switch k {
+	case kindRequest:
+		return name + ".Context()"
+	case kindGin:
+		return name + ".Request.Context()"
+	case kindEcho:
+		return name + ".Request().Context()"
+	case kindFiber:
+		return name + ".UserContext()"
+	}
+	return name
+}
+
+// freshName is the name a fix gives to a parameter named _.
+func (k paramKind) freshName() string {
+	switch k {
+	case kindContext:
+		return "ctx"
+	case kindRequest:
+		return "r"
+	}
+	return "c"
+}
+
+func (k paramKind) typeString() string {
+	switch k {
+	case kindRequest:
+		return "*http.Request"
+	case kindGin:
+		return "*gin.Context"
+	case kindEcho:
+		return "echo.Context"
+	case kindFiber:
+		return "*fiber.Ctx"
+	}
+	return "context.Context"
+}
+
+func (inh *inheritance) named() bool {
+	return inh.ident != nil && inh.ident.Name != "_"
+}
+
+// describe names the inherited context in a diagnostic.
+func (inh *inheritance) describe() string {
+	if inh.named() {
+		return inh.kind.expr(inh.ident.Name)
+	}
+	how := "unnamed"
+	if inh.ident != nil {
+		how = "blank"
+	}
+	if inh.kind == kindContext {
+		return "the " + how + " context.Context parameter"
+	}
+	return "the context of the " + how + " " + inh.kind.typeString() + " parameter"
+}
+
+// label names the parameter in related information.
+func (inh *inheritance) label() string {
+	if inh.named() {
+		return inh.ident.Name
+	}
+	if inh.ident != nil {
+		return "blank " + inh.kind.typeString() + " parameter"
+	}
+	return "unnamed " + inh.kind.typeString() + " parameter"
+}
+
+// inherited returns the context inherited by the function enclosing cur,
+// looking through function literals that run while their enclosing
+// function runs. It returns nil if there is none, or if the code at cur
+// runs detached from the caller (a go statement, a deferred call, a
+// callback run later).
+func (c *checker) inherited(cur inspector.Cursor) *inheritance {
+	for fc := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch fn := fc.Node().(type) {
+		case *ast.FuncDecl:
+			return c.paramContext(fn, fn.Type)
+		case *ast.FuncLit:
+			use := c.literalUse(fc)
+			if use == useDetached {
+				return nil
+			}
+			if inh := c.paramContext(fn, fn.Type); inh != nil {
+				return inh
+			}
+			if use != useSync {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// paramContext returns the first parameter of ftype that carries an
+// inherited context: a context.Context first, else a request type.
+func (c *checker) paramContext(fn ast.Node, ftype *ast.FuncType) *inheritance {
+	if ftype.Params == nil {
+		return nil
+	}
+	var best *inheritance
+	for _, field := range ftype.Params.List {
+		t := c.pass.TypesInfo.TypeOf(field.Type)
+		if t == nil {
+			continue
+		}
+		kind, ok := c.classifyParam(t)
+		if !ok || (best != nil && best.kind <= kind) {
+			continue
+		}
+		inh := &inheritance{kind: kind, field: field, at: field.Type, fn: fn, ftype: ftype}
+		if len(field.Names) > 0 {
+			inh.ident = field.Names[0]
+			inh.at = inh.ident
+			inh.param, _ = c.pass.TypesInfo.Defs[inh.ident].(*types.Var)
+			// Prefer a named parameter among several of one field.
+			for _, n := range field.Names {
+				if n.Name != "_" {
+					inh.ident = n
+					inh.at = n
+					inh.param, _ = c.pass.TypesInfo.Defs[n].(*types.Var)
+					break
+				}
+			}
+		}
+		best = inh
+	}
+	return best
+}
+
+// classifyParam tells whether a parameter of type t carries an inherited
+// context, and of which kind.
+func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
+	if isNamed(t, "context", "Context") {
+		return kindContext, true
+	}
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		switch {
+		case isNamed(ptr.Elem(), "net/http", "Request"):
+			return kindRequest, true
+		case isNamed(ptr.Elem(), "github.com/gin-gonic/gin", "Context"):
+			return kindGin, true
+		case isNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
+			return kindFiber, true
+		}
+		return 0, false
+	}
+	if isNamed(t, "github.com/labstack/echo/v4", "Context") {
+		return kindEcho, true
+	}
+	return 0, false
+}
+
+// isNamed reports whether t is the named type path.name (also when the
+// package is vendored).
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	if obj.Name() != name || obj.Pkg() == nil {
+		return false
+	}
+	p := obj.Pkg().Path()
+	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
+		p = p[i+len("/vendor/"):]
+	}
+	return p == path
+}
+
+// How a function literal is used.
+type useKind int
+
+const (
+	useUnknown  useKind = iota // stored, returned, sent: it may run after its enclosing function returned
+	useSync                    // called, or passed to a call, while the enclosing function runs
+	useDetached                // started by go, deferred, or handed to a callee that runs it later
+)
+
+// literalUse classifies how the function literal at lit is used: directly,
+// or through the local variable it is bound to.
+func (c *checker) literalUse(lit inspector.Cursor) useKind {
+	use, v := c.exprUse(lit)
+	if v == nil {
+		return use
+	}
+	// Bound to a local variable: every read of the variable counts.
+	decl := topDecl(lit)
+	if !decl.Valid() {
+		return useUnknown
+	}
+	result := useUnknown
+	n := 0
+	for cur := range decl.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if c.pass.TypesInfo.Uses[id] != v {
+			continue
+		}
+		if kind, _ := cur.ParentEdge(); kind == edge.AssignStmt_Lhs {
+			continue // another value stored in it
+		}
+		u, w := c.exprUse(cur)
+		if w != nil {
+			u = useUnknown // bound again: do not follow
+		}
+		switch u {
+		case useDetached:
+			return useDetached
+		case useUnknown:
+			result = useUnknown
+			n = -1
+		case useSync:
+			if n >= 0 {
+				n++
+				result = useSync
+			}
+		}
+	}
+	if n <= 0 {
+		return useUnknown
+	}
+	return result
+}
+
+// exprUse classifies the use of the function-valued expression at cur.
+// If the value is bound to a local variable, it returns that variable.
+func (c *checker) exprUse(cur inspector.Cursor) (useKind, *types.Var) {
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	kind, idx := cur.ParentEdge()
+	parent := cur.Parent()
+	switch kind {
+	case edge.CallExpr_Fun:
+		switch parent.ParentEdgeKind() {
+		case edge.GoStmt_Call, edge.DeferStmt_Call:
+			return useDetached, nil
+		}
+		return useSync, nil
+	case edge.CallExpr_Args:
+		switch parent.ParentEdgeKind() {
+		case edge.GoStmt_Call, edge.DeferStmt_Call:
+			return useDetached, nil
+		}
+		if runsLater(c.pass.TypesInfo, parent.Node().(*ast.CallExpr)) {
+			return useDetached, nil
+		}
+		return useSync, nil
+	case edge.AssignStmt_Rhs:
+		as := parent.Node().(*ast.AssignStmt)
+		if len(as.Lhs) != len(as.Rhs) || (as.Tok != token.ASSIGN && as.Tok != token.DEFINE) {
+			return useUnknown, nil
+		}
+		if v := c.localVar(as.Lhs[idx]); v != nil {
+			return useSync, v
+		}
+	case edge.ValueSpec_Values:
+		spec := parent.Node().(*ast.ValueSpec)
+		if len(spec.Names) == len(spec.Values) {
+			if v := c.localVar(spec.Names[idx]); v != nil {
+				return useSync, v
+			}
+		}
+	}
+	return useUnknown, nil
+}
+
+// localVar returns the function-local variable that e names, or nil.
+func (c *checker) localVar(e ast.Expr) *types.Var {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := c.pass.TypesInfo.ObjectOf(id)
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+		return nil
+	}
+	return v
+}
+
+// laterFuncs are the functions and methods that keep a function argument
+// to run it later, after the caller may have returned or once a context
+// is done.
+var laterFuncs = map[string]bool{
+	"context.AfterFunc":                     true,
+	"time.AfterFunc":                        true,
+	"runtime.SetFinalizer":                  true,
+	"runtime.AddCleanup":                    true,
+	"(*testing.common).Cleanup":             true,
+	"(testing.TB).Cleanup":                  true,
+	"(*net/http.Server).RegisterOnShutdown": true,
+}
+
+// runsLater reports whether call hands its function arguments to
+// something that runs them later.
+func runsLater(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return false
+	}
+	return laterFuncs[fn.Origin().FullName()]
+}
