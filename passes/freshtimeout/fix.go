@@ -47,9 +47,13 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 	// What the edit at the argument removes, and what must go with it.
 	var extra []analysis.TextEdit
 	var removed []ast.Node
-	if rt.variable == nil {
+	switch {
+	case rt.variable == nil:
 		removed = append(removed, rt.arg)
-	} else if rt.onlyUse {
+	case rt.reads > rt.argReads:
+		// A read that no fix replaces keeps the variable used, also when
+		// the fixes of several calls are applied together.
+	case rt.reads == 1:
 		// The argument is the variable's only use: delete its
 		// declaration too, or the package would not compile.
 		if rt.declStmt == nil {
@@ -61,8 +65,12 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 		}
 		extra = append(extra, del)
 		removed = append(removed, rt.declStmt)
+	default:
+		// Every read is the parent of a timeout call: the fixes applied
+		// together would leave the variable unused, one alone would not.
+		return nil
 	}
-	if !c.importsSurvive(file, removed) {
+	if !c.importsSurvive(call, removed) {
 		return nil
 	}
 
@@ -185,43 +193,29 @@ func (c *checker) deleteStmt(s ast.Stmt) (analysis.TextEdit, bool) {
 }
 
 // importsSurvive reports whether every import used within the removed
-// nodes is still used elsewhere in file.
-func (c *checker) importsSurvive(file *ast.File, removed []ast.Node) bool {
+// nodes stays used. Only the import that the call itself goes through is
+// sure to: another could lose its last use when the fixes of several
+// calls are applied together.
+func (c *checker) importsSurvive(call *ast.CallExpr, removed []ast.Node) bool {
 	info := c.pass.TypesInfo
-	need := map[*types.PkgName]bool{}
+	var keep *types.PkgName
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok {
+			keep, _ = info.Uses[id].(*types.PkgName)
+		}
+	}
+	ok := true
 	for _, n := range removed {
 		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if pn, ok := info.Uses[id].(*types.PkgName); ok {
-					need[pn] = true
+			if id, isIdent := n.(*ast.Ident); isIdent {
+				if pn, isPkg := info.Uses[id].(*types.PkgName); isPkg && pn != keep {
+					ok = false
 				}
 			}
-			return true
+			return ok
 		})
 	}
-	if len(need) == 0 {
-		return true
-	}
-	inRemoved := func(pos token.Pos) bool {
-		for _, n := range removed {
-			if n.Pos() <= pos && pos < n.End() {
-				return true
-			}
-		}
-		return false
-	}
-	ast.Inspect(file, func(n ast.Node) bool {
-		if len(need) == 0 {
-			return false
-		}
-		if id, ok := n.(*ast.Ident); ok {
-			if pn, ok := info.Uses[id].(*types.PkgName); ok && need[pn] && !inRemoved(id.Pos()) {
-				delete(need, pn)
-			}
-		}
-		return true
-	})
-	return len(need) == 0
+	return ok
 }
 
 // importsC reports whether file is a cgo file, whose positions do not

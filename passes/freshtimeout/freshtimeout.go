@@ -187,11 +187,13 @@ type root struct {
 
 	// For a variable: its declaring identifier, the statement that
 	// declares it when that statement could be deleted (a lone
-	// "v := root()" or "var v = root()"), and whether the argument is the
-	// variable's only use.
+	// "v := root()" or "var v = root()"), how many times it is read, and
+	// how many of those reads are the parent argument of a context.With…
+	// timeout call (which fixes may replace).
 	declIdent *ast.Ident
 	declStmt  ast.Stmt
-	onlyUse   bool
+	reads     int
+	argReads  int
 }
 
 // rootOf returns the fresh root that the argument at cur is, directly or
@@ -235,7 +237,8 @@ func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr) *ro
 	names := map[string]bool{}
 	rt := &root{arg: arg, variable: v}
 	stores := 0 // definitions and assignments
-	uses := 0   // reads
+	reads := 0
+	argReads := 0
 	for cur := range decl.Preorder((*ast.Ident)(nil)) {
 		id := cur.Node().(*ast.Ident)
 		if info.Defs[id] == v {
@@ -286,7 +289,12 @@ func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr) *ro
 		if kind, _ := cur.ParentEdge(); kind == edge.RangeStmt_Key || kind == edge.RangeStmt_Value {
 			return nil
 		}
-		uses++
+		reads++
+		if kind, idx := cur.ParentEdge(); kind == edge.CallExpr_Args && idx == 0 {
+			if fn := contextFunc(info, cur.Parent().Node().(*ast.CallExpr)); fn != nil && timeoutFuncs[fn.Name()] != "" {
+				argReads++
+			}
+		}
 	}
 	if len(names) == 0 || rt.declIdent == nil {
 		return nil
@@ -299,7 +307,7 @@ func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr) *ro
 	default:
 		rt.name = "context.Background"
 	}
-	rt.onlyUse = uses == 1
+	rt.reads, rt.argReads = reads, argReads
 	if stores != 1 {
 		rt.declStmt = nil
 	}
