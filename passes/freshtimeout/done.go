@@ -18,9 +18,9 @@ import (
 // context that is done says the same about the work at hand, and
 // precision comes first.
 
-// knownDone reports whether a context is known to be done at the call at
+// knownDone reports whether a context is known to be done at the node at
 // cur, looking at the statements that enclose it up to fn, the function
-// that declared the inherited context.
+// that declared the inherited context (nil: up to the file).
 func (c *checker) knownDone(cur inspector.Cursor, fn ast.Node) bool {
 	for child := cur; child.Node() != fn; {
 		parent := child.Parent()

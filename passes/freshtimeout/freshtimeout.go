@@ -570,7 +570,10 @@ const (
 )
 
 // literalUse classifies how the function literal at lit is used: directly,
-// or through the local variable it is bound to.
+// or through the local variable it is bound to. A call through the
+// variable where a context is known to be done runs shutdown work, like a
+// deferred call. (A literal called in place is judged where it stands, by
+// knownDone on the reported call.)
 func (c *checker) literalUse(lit inspector.Cursor) useKind {
 	use, v := c.exprUse(lit)
 	if v == nil {
@@ -594,6 +597,10 @@ func (c *checker) literalUse(lit inspector.Cursor) useKind {
 		u, w := c.exprUse(cur)
 		if w != nil {
 			u = useUnknown // bound again: do not follow
+		}
+		if u == useSync && c.knownDone(cur, nil) {
+			// cleanup := func() {...}; <-ctx.Done(); cleanup()
+			u = useDetached
 		}
 		switch u {
 		case useDetached:

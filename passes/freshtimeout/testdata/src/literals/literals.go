@@ -109,3 +109,14 @@ var handler = func(ctx context.Context) {
 	_, cancel := context.WithTimeout(context.TODO(), time.Second) // want `inherited from ctx$`
 	cancel()
 }
+
+// Called before ctx is known to be done: it inherits.
+func cleanupBeforeDone(ctx context.Context) {
+	flush := func() {
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second) // want `inherited from ctx$`
+		defer cancel()
+		use(c)
+	}
+	flush()
+	<-ctx.Done()
+}

@@ -231,3 +231,14 @@ func (s *service) watch(ctx context.Context, stop chan struct{}) {
 	defer cancel()
 	use(c)
 }
+
+// A cleanup literal called once ctx is done.
+func cleanupAfterDone(ctx context.Context) {
+	cleanup := func() {
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		use(c)
+	}
+	<-ctx.Done()
+	cleanup()
+}
