@@ -70,12 +70,22 @@
 //     Cleanup, runtime.SetFinalizer or AddCleanup, or
 //     (*http.Server).RegisterOnShutdown;
 //   - it is returned, stored in a field, map, slice or global, sent on a
-//     channel, or used in any other way the pass cannot follow.
+//     channel, or used in any other way the pass cannot follow;
+//   - it is bound to a variable that is called where a context is known
+//     to be done (cleanup := func() {...}; <-ctx.Done(); cleanup()).
 //
 // # Not reported
 //
 //   - Functions that inherited no context: main, init, constructors,
 //     tests without a context parameter.
+//   - Contexts handed to work that outlives the function: the new
+//     context is stored in a field, a global, a composite literal or a
+//     channel, or passed to (or captured by) a goroutine. Such a detach
+//     is deliberate, and its owner is out of sight. A context returned to
+//     the caller is reported: the caller runs with it in place of the one
+//     it passed.
+//   - Branches where the inherited context is nil (if ctx == nil { ... },
+//     or after if ctx != nil { return }): there is nothing to derive from.
 //   - Parents built with context.WithoutCancel(ctx): an explicit, visible
 //     decision to detach. A variable that sometimes holds something other
 //     than a fresh root (ctx, a derived context) is not a fresh root.

@@ -254,10 +254,12 @@ func (c *checker) impliesDone(e ast.Expr) bool {
 		switch e.Op {
 		case token.LAND:
 			return c.impliesDone(e.X) || c.impliesDone(e.Y)
+		case token.LOR:
+			return c.impliesDone(e.X) && c.impliesDone(e.Y)
 		case token.NEQ:
 			return (c.isCtxErr(e.X) && isNil(info, e.Y)) || (c.isCtxErr(e.Y) && isNil(info, e.X))
 		case token.EQL:
-			return c.isCtxSentinel(e.X) || c.isCtxSentinel(e.Y)
+			return c.isCtxSentinel(e.X) || c.isCtxSentinel(e.Y) || c.isNilParamCheck(e)
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
@@ -285,6 +287,8 @@ func (c *checker) impliesNotDone(e ast.Expr) bool {
 			return c.impliesNotDone(e.X) || c.impliesNotDone(e.Y)
 		case token.EQL:
 			return (c.isCtxErr(e.X) && isNil(info, e.Y)) || (c.isCtxErr(e.Y) && isNil(info, e.X))
+		case token.NEQ:
+			return c.isNilParamCheck(e)
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
@@ -395,4 +399,19 @@ func isNil(info *types.Info, e ast.Expr) bool {
 	}
 	_, ok = info.Uses[id].(*types.Nil)
 	return ok
+}
+
+// isNilParamCheck reports whether the comparison e compares the inherited
+// parameter with nil: where it is nil, a fresh root is the only parent
+// there is.
+func (c *checker) isNilParamCheck(e *ast.BinaryExpr) bool {
+	if c.nilParam == nil {
+		return false
+	}
+	info := c.pass.TypesInfo
+	is := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && info.Uses[id] == c.nilParam
+	}
+	return (is(e.X) && isNil(info, e.Y)) || (is(e.Y) && isNil(info, e.X))
 }

@@ -92,6 +92,10 @@ type checker struct {
 	ctxPkg   *types.Package
 	ctxIface *types.Interface
 	insp     *inspector.Inspector
+
+	// nilParam, while a call is judged, is the inherited parameter: a
+	// branch where it is nil is treated like one where it is done.
+	nilParam *types.Var
 }
 
 // checkCall reports the call at cur if it is a context.With{Timeout,Deadline}
@@ -119,7 +123,10 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 	if inh == nil {
 		return
 	}
-	if c.knownDone(cur, inh.fn) {
+	c.nilParam = inh.param
+	done := c.knownDone(cur, inh.fn)
+	c.nilParam = nil
+	if done || c.handedOff(cur) {
 		return
 	}
 
@@ -699,4 +706,89 @@ func runsLater(info *types.Info, call *ast.CallExpr) bool {
 		return false
 	}
 	return laterFuncs[fn.Origin().FullName()]
+}
+
+// handedOff reports whether the context made by the call at cur is handed
+// to work that outlives the function: stored in a field, a global, a
+// composite literal or a channel, or passed to a goroutine. A fresh root
+// there is a deliberate detach whose owner the pass cannot see, so it
+// stays silent. (A context returned to the caller is not handed off: the
+// caller runs with it in place of the one it passed.)
+func (c *checker) handedOff(cur inspector.Cursor) bool {
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	var lhs ast.Expr
+	switch kind, _ := cur.ParentEdge(); kind {
+	case edge.AssignStmt_Rhs:
+		as := cur.Parent().Node().(*ast.AssignStmt)
+		if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return false
+		}
+		lhs = as.Lhs[0]
+	case edge.ValueSpec_Values:
+		spec := cur.Parent().Node().(*ast.ValueSpec)
+		if len(spec.Values) != 1 || len(spec.Names) == 0 {
+			return false
+		}
+		lhs = spec.Names[0]
+	case edge.GoStmt_Call, edge.CallExpr_Args:
+		return c.underGo(cur)
+	default:
+		return false
+	}
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return true // a field, an element, a pointer target
+	}
+	if id.Name == "_" {
+		return false
+	}
+	v := c.localVar(id)
+	if v == nil {
+		return c.pass.TypesInfo.ObjectOf(id) != nil // a package-level variable
+	}
+	decl := topDecl(cur)
+	if !decl.Valid() {
+		return false
+	}
+	for use := range decl.Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[use.Node().(*ast.Ident)] != v {
+			continue
+		}
+		if c.underGo(use) {
+			return true
+		}
+		p := use
+		for p.ParentEdgeKind() == edge.ParenExpr_X {
+			p = p.Parent()
+		}
+		switch kind, idx := p.ParentEdge(); kind {
+		case edge.SendStmt_Value, edge.CompositeLit_Elts, edge.KeyValueExpr_Value:
+			return true
+		case edge.AssignStmt_Rhs:
+			as := p.Parent().Node().(*ast.AssignStmt)
+			if len(as.Lhs) == len(as.Rhs) {
+				if _, ok := ast.Unparen(as.Lhs[idx]).(*ast.Ident); !ok {
+					return true // stored in a field or an element
+				}
+				if c.localVar(as.Lhs[idx]) == nil && as.Tok == token.ASSIGN {
+					return true // stored in a global
+				}
+			}
+		}
+	}
+	return false
+}
+
+// underGo reports whether the node at cur is part of the call that a go
+// statement starts: an argument evaluated for the goroutine, or code in a
+// function literal that runs in it.
+func (c *checker) underGo(cur inspector.Cursor) bool {
+	for p := range cur.Enclosing() {
+		if p.ParentEdgeKind() == edge.GoStmt_Call {
+			return true
+		}
+	}
+	return false
 }

@@ -143,3 +143,38 @@ loop:
 	defer cancel()
 	return use(c)
 }
+
+// Returned to the caller, who runs with it in place of ctx.
+func newContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+	return c, cancel
+}
+
+// Passed to a synchronous call, and used after a goroutine that does not
+// get it.
+func syncUse(ctx context.Context, done chan struct{}) error {
+	c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+	defer cancel()
+	go func() { close(done) }()
+	return use(c)
+}
+
+// A nil check of another value is no reason.
+func otherNil(ctx context.Context, p *int) error {
+	if p == nil {
+		c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+		defer cancel()
+		return use(c)
+	}
+	return nil
+}
+
+// Non-nil ctx.
+func nonNil(ctx context.Context) error {
+	if ctx != nil {
+		c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+		defer cancel()
+		return use(c)
+	}
+	return nil
+}
