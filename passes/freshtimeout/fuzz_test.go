@@ -78,7 +78,21 @@ func FuzzFreshTimeout(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s[0], s[1])
 	}
+	for _, prog := range []string{
+		"\x00\x00\x01",
+		"\x00\x03\x01\x0f",
+		"\x00\x04\x00\x05\x10\x02\x0f",
+		"\x00\x06\x09\x01\x0f\x0f",
+		"\x00\x0b\x07\x02\x0f",
+		"\x00\x0c\x02\x0d\x0e\x00",
+	} {
+		f.Add("ctx context.Context", prog)
+		f.Add("_ context.Context, r *http.Request", prog)
+	}
 	f.Fuzz(func(t *testing.T, params, body string) {
+		if strings.HasPrefix(body, "\x00") {
+			body = buildBody(body[1:])
+		}
 		src := fmt.Sprintf(fuzzTemplate, params, body)
 		diags, ok := analyze(t, src)
 		if !ok {
@@ -224,4 +238,95 @@ func TestFuzzSeeds(t *testing.T) {
 	if reported < 10 || fixed < 5 {
 		t.Errorf("seeds gave %d diagnostics, %d with fixes: want more", reported, fixed)
 	}
+}
+
+// buildBody turns bytes into a function body, one statement or block per
+// byte, so that the fuzzer explores combinations of the shapes the pass
+// cares about rather than mostly text that does not parse.
+func buildBody(prog string) string {
+	var b strings.Builder
+	var closers []string
+	n, bg := 0, -1
+	parent := func(k byte) string {
+		switch k % 6 {
+		case 0:
+			return "context.Background()"
+		case 1:
+			return "context.TODO()"
+		case 2:
+			if bg >= 0 {
+				return fmt.Sprintf("bg%d", bg)
+			}
+			return "(context.Background())"
+		case 3:
+			return "ctx"
+		case 4:
+			return "context.WithoutCancel(ctx)"
+		}
+		return "r.Context()"
+	}
+	open := func(opener, closer string) {
+		b.WriteString(opener + "\n")
+		closers = append(closers, closer)
+	}
+	for i := 0; i < len(prog) && i < 40; i++ {
+		op := prog[i]
+		n++
+		switch op % 18 {
+		case 0, 1, 2:
+			fn := []string{"WithTimeout", "WithDeadline", "WithTimeoutCause"}[op%3]
+			arg := "time.Second"
+			switch fn {
+			case "WithDeadline":
+				arg = "time.Now()"
+			case "WithTimeoutCause":
+				arg = "time.Second, nil"
+			}
+			fmt.Fprintf(&b, "c%[1]d, cancel%[1]d := context.%[2]s(%[3]s, %[4]s)\n_ = cancel%[1]d\nuse(c%[1]d)\n",
+				n, fn, parent(op/18), arg)
+		case 3:
+			bg = n
+			fmt.Fprintf(&b, "bg%d := context.Background()\n", n)
+		case 4:
+			bg = n
+			fmt.Fprintf(&b, "var bg%d = context.TODO()\n", n)
+		case 5:
+			if bg >= 0 {
+				fmt.Fprintf(&b, "use(bg%d)\n", bg)
+			}
+		case 6:
+			open("go func() {", "}()")
+		case 7:
+			open("defer func() {", "}()")
+		case 8:
+			open("_ = retry(func() error {", "return nil\n})")
+		case 9:
+			open("if ctx.Err() != nil {", "}")
+		case 10:
+			open("select {\ncase <-ctx.Done():", "}")
+		case 11:
+			open("for i := 0; i < 2; i++ {", "}")
+		case 12:
+			open(fmt.Sprintf("op%d := func() {", n), fmt.Sprintf("}\nop%d()", n))
+		case 13:
+			b.WriteString("<-ctx.Done()\n")
+		case 14:
+			open("if ctx == nil {", "}")
+		case 15:
+			if len(closers) > 0 {
+				b.WriteString(closers[len(closers)-1] + "\n")
+				closers = closers[:len(closers)-1]
+			}
+		case 16:
+			if bg >= 0 {
+				fmt.Fprintf(&b, "bg%d = ctx\n", bg)
+			}
+		case 17:
+			open("{\nctx := 0\n_ = ctx", "}")
+		}
+	}
+	for i := len(closers) - 1; i >= 0; i-- {
+		b.WriteString(closers[i] + "\n")
+	}
+	return b.String()
 }
