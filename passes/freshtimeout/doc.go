@@ -95,7 +95,10 @@
 //     under such a case; in the branch where ctx.Err() != nil,
 //     context.Cause(ctx) != nil, err == context.Canceled or
 //     errors.Is(err, context.DeadlineExceeded) holds; after
-//     "if ctx.Err() == nil { return }". There a fresh root is the only
+//     "if ctx.Err() == nil { return }"; in the branch where an error
+//     just returned by a call that was given the inherited context is not
+//     nil (if err = p.Start(ctx); err != nil { ...cleanup... }), since
+//     that error may be the context's own. There a fresh root is the only
 //     correct parent for shutdown work: deriving from a done context would
 //     cancel the shutdown at once. Any context's Done or Err counts, not
 //     only the inherited one's.

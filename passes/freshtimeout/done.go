@@ -34,7 +34,7 @@ func (c *checker) knownDone(cur inspector.Cursor, fn ast.Node) bool {
 				return true
 			}
 		case *ast.IfStmt:
-			if kind == edge.IfStmt_Body && c.impliesDone(p.Cond) {
+			if kind == edge.IfStmt_Body && (c.impliesDone(p.Cond) || c.failedUnderParam(parent, p)) {
 				return true
 			}
 			if kind == edge.IfStmt_Else && c.impliesNotDone(p.Cond) {
@@ -405,13 +405,129 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // parameter with nil: where it is nil, a fresh root is the only parent
 // there is.
 func (c *checker) isNilParamCheck(e *ast.BinaryExpr) bool {
-	if c.nilParam == nil {
+	if c.param == nil {
 		return false
 	}
 	info := c.pass.TypesInfo
 	is := func(x ast.Expr) bool {
 		id, ok := ast.Unparen(x).(*ast.Ident)
-		return ok && info.Uses[id] == c.nilParam
+		return ok && info.Uses[id] == c.param
 	}
 	return (is(e.X) && isNil(info, e.Y)) || (is(e.Y) && isNil(info, e.X))
+}
+
+// failedUnderParam reports whether the condition of the if statement at
+// cur says that work given the inherited context failed: err != nil, where
+// err was just assigned (in the if's init or the statement before it) from
+// a call that was passed the inherited parameter. The error may be the
+// context's own, so cleanup in that branch needs a fresh root:
+//
+//	if err = p.Start(ctx); err != nil {
+//		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+//		defer cancel()
+//		p.Delete(ctx)
+//	}
+func (c *checker) failedUnderParam(cur inspector.Cursor, ifs *ast.IfStmt) bool {
+	if c.param == nil {
+		return false
+	}
+	info := c.pass.TypesInfo
+	var errVars []*types.Var
+	var collect func(e ast.Expr)
+	collect = func(e ast.Expr) {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return
+		}
+		switch b.Op {
+		case token.LAND:
+			collect(b.X)
+			collect(b.Y)
+		case token.NEQ:
+			for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && isNil(info, pair[1]) {
+					if v, ok := info.Uses[id].(*types.Var); ok && isError(v.Type()) {
+						errVars = append(errVars, v)
+					}
+				}
+			}
+		}
+	}
+	collect(ifs.Cond)
+	if len(errVars) == 0 {
+		return false
+	}
+	stmts := []ast.Stmt{ifs.Init}
+	if prev, ok := cur.PrevSibling(); ok && prev.ParentEdgeKind() == cur.ParentEdgeKind() {
+		if s, ok := prev.Node().(ast.Stmt); ok {
+			stmts = append(stmts, s)
+		}
+	}
+	for _, s := range stmts {
+		var lhs []ast.Expr
+		var rhs []ast.Expr
+		switch s := s.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = s.Lhs, s.Rhs
+		case *ast.DeclStmt:
+			if gd, ok := s.Decl.(*ast.GenDecl); ok && len(gd.Specs) == 1 {
+				if vs, ok := gd.Specs[0].(*ast.ValueSpec); ok {
+					for _, n := range vs.Names {
+						lhs = append(lhs, n)
+					}
+					rhs = vs.Values
+				}
+			}
+		default:
+			continue
+		}
+		assigns := false
+		for _, l := range lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+				for _, v := range errVars {
+					if info.ObjectOf(id) == v {
+						assigns = true
+					}
+				}
+			}
+		}
+		if assigns && c.passesParam(rhs) {
+			return true
+		}
+	}
+	return false
+}
+
+// passesParam reports whether one of exprs calls something with the
+// inherited parameter (or an expression built from it, like r.Context())
+// among its arguments.
+func (c *checker) passesParam(exprs []ast.Expr) bool {
+	found := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				for _, a := range call.Args {
+					ast.Inspect(a, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == c.param {
+							found = true
+						}
+						return !found
+					})
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// isError reports whether t is the predeclared error type.
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

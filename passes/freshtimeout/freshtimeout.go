@@ -93,9 +93,10 @@ type checker struct {
 	ctxIface *types.Interface
 	insp     *inspector.Inspector
 
-	// nilParam, while a call is judged, is the inherited parameter: a
-	// branch where it is nil is treated like one where it is done.
-	nilParam *types.Var
+	// param, while a call is judged, is the inherited parameter: a
+	// branch where it is nil, or where work given it has failed, is
+	// treated like one where it is done.
+	param *types.Var
 }
 
 // checkCall reports the call at cur if it is a context.With{Timeout,Deadline}
@@ -123,9 +124,9 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 	if inh == nil {
 		return
 	}
-	c.nilParam = inh.param
+	c.param = inh.param
 	done := c.knownDone(cur, inh.fn)
-	c.nilParam = nil
+	c.param = nil
 	if done || c.handedOff(cur) {
 		return
 	}

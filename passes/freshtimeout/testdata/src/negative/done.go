@@ -242,3 +242,29 @@ func cleanupAfterDone(ctx context.Context) {
 	<-ctx.Done()
 	cleanup()
 }
+
+type process struct{}
+
+func (process) Start(ctx context.Context) error  { return nil }
+func (process) Delete(ctx context.Context) error { return nil }
+
+// Cleanup after work given ctx failed: the error may be ctx's own.
+func cleanupAfterFailure(ctx context.Context, p process) (err error) {
+	if err = p.Start(ctx); err != nil {
+		c, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+		defer cancel()
+		p.Delete(c)
+		return err
+	}
+	return nil
+}
+
+func cleanupAfterFailurePrev(ctx context.Context, p process) error {
+	err := p.Start(ctx)
+	if err != nil && p != (process{}) {
+		c, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+		defer cancel()
+		p.Delete(c)
+	}
+	return err
+}

@@ -178,3 +178,24 @@ func nonNil(ctx context.Context) error {
 	}
 	return nil
 }
+
+// An error from work that was not given ctx says nothing about ctx.
+func failedWithoutCtx(ctx context.Context, parse func(string) error) error {
+	if err := parse("x"); err != nil {
+		c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+		defer cancel()
+		return use(c)
+	}
+	return nil
+}
+
+// The else branch, where the work succeeded.
+func succeededWithCtx(ctx context.Context) error {
+	if err := use(ctx); err != nil {
+		return err
+	} else {
+		c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+		defer cancel()
+		return use(c)
+	}
+}
