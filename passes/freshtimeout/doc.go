@@ -69,6 +69,9 @@
 //   - it is handed to context.AfterFunc, time.AfterFunc, a test's
 //     Cleanup, runtime.SetFinalizer or AddCleanup, or
 //     (*http.Server).RegisterOnShutdown;
+//   - it is shared work run once for many callers: sync.Once.Do,
+//     sync.OnceFunc, OnceValue, OnceValues, singleflight's Do and DoChan
+//     (one caller's deadline must not decide for all);
 //   - it is returned, stored in a field, map, slice or global, sent on a
 //     channel, or used in any other way the pass cannot follow;
 //   - it is bound to a variable that is called where a context is known

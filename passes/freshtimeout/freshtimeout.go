@@ -688,15 +688,22 @@ func (c *checker) localVar(e ast.Expr) *types.Var {
 
 // laterFuncs are the functions and methods that keep a function argument
 // to run it later, after the caller may have returned or once a context
-// is done.
+// is done, or that run it once on behalf of many callers (where one
+// caller's deadline must not decide for all).
 var laterFuncs = map[string]bool{
-	"context.AfterFunc":                     true,
-	"time.AfterFunc":                        true,
-	"runtime.SetFinalizer":                  true,
-	"runtime.AddCleanup":                    true,
-	"(*testing.common).Cleanup":             true,
-	"(testing.TB).Cleanup":                  true,
-	"(*net/http.Server).RegisterOnShutdown": true,
+	"context.AfterFunc":                              true,
+	"time.AfterFunc":                                 true,
+	"runtime.SetFinalizer":                           true,
+	"runtime.AddCleanup":                             true,
+	"(*testing.common).Cleanup":                      true,
+	"(testing.TB).Cleanup":                           true,
+	"(*net/http.Server).RegisterOnShutdown":          true,
+	"(*sync.Once).Do":                                true,
+	"sync.OnceFunc":                                  true,
+	"sync.OnceValue":                                 true,
+	"sync.OnceValues":                                true,
+	"(*golang.org/x/sync/singleflight.Group).Do":     true,
+	"(*golang.org/x/sync/singleflight.Group).DoChan": true,
 }
 
 // runsLater reports whether call hands its function arguments to

@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -223,4 +224,34 @@ var startup = func() {
 	c, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	use(c)
+}
+
+type lazy struct {
+	once sync.Once
+	conn error
+}
+
+// One-time initialisation shared by all callers: the first caller's
+// deadline must not decide for all.
+func (l *lazy) get(ctx context.Context) error {
+	l.once.Do(func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		l.conn = use(c)
+	})
+	return l.conn
+}
+
+var loadConfig = sync.OnceValue(func() error {
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return use(c)
+})
+
+func (l *lazy) onceFunc(ctx context.Context) func() {
+	return sync.OnceFunc(func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		use(c)
+	})
 }
