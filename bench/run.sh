@@ -2,7 +2,7 @@
 # bench/run.sh: what retrylint costs beyond loading and type-checking.
 #
 # Usage, from the repository root:
-#   bench/run.sh [-n RUNS] [-test=BOOL] [-dir DIR] [PACKAGES...]
+#   bench/run.sh [-n RUNS] [-test=BOOL] [-no-mc] [-dir DIR] [PACKAGES...]
 #
 # With no packages it measures the public corpus (../shared/corpus, the
 # packages its packages.txt lists). In one invocation, on the same packages,
@@ -15,12 +15,14 @@
 #   retrylint      every pass
 #   mc floor+facts the no-op with a fact type through x/tools' multichecker,
 #                  which then parses and type-checks every dependency
+#                  (slow; -no-mc leaves it out)
 #
 # Needs go and GNU time (apt-get install -y time).
 set -euo pipefail
 
 runs=5
 test=false
+mc=true
 dir=
 pkgs=()
 while [ $# -gt 0 ]; do
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
 	-n) runs=$2; shift 2 ;;
 	-test=*) test=${1#*=}; shift ;;
 	-dir) dir=$2; shift 2 ;;
+	-no-mc) mc=false; shift ;;
 	-h | -help | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) pkgs+=("$1"); shift ;;
 	esac
@@ -48,6 +51,8 @@ go build -o "$out/noop" ./bench/noop
 (cd "$dir" && GOWORK=off go list -e -export -deps -test="$test" "${pkgs[@]}" >/dev/null 2>&1) || true
 
 names=(floor floor+facts retrylint "mc floor+facts")
+which=(0 1 2 3)
+$mc || which=(0 1 2)
 cmdline() {
 	case $1 in
 	0) echo "$out/noop -test=$test" ;;
@@ -57,7 +62,7 @@ cmdline() {
 	esac
 }
 for ((r = 1; r <= runs; r++)); do
-	for i in 0 1 2 3; do
+	for i in "${which[@]}"; do
 		# shellcheck disable=SC2046
 		rc=0
 		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
@@ -70,10 +75,10 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 printf '%d packages, %d runs each, median; ratios to the floor\n' "${#pkgs[@]}" "$runs"
 printf '%-16s %9s %9s %9s %9s\n' "" "wall s" "ratio" "peak MB" "ratio"
-for i in 0 1 2 3; do
+for i in "${which[@]}"; do
 	w[$i]=$(cat "$out"/t.$i.*.last | awk '{print $1}' | median)
 	m[$i]=$(cat "$out"/t.$i.*.last | awk '{print $2/1024}' | median)
 done
-for i in 0 1 2 3; do
+for i in "${which[@]}"; do
 	printf '%-16s %9.2f %8.2fx %9.0f %8.2fx\n' "${names[$i]}" "${w[$i]}" "$(echo "${w[$i]} / ${w[0]}" | bc -l)" "${m[$i]}" "$(echo "${m[$i]} / ${m[0]}" | bc -l)"
 done

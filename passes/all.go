@@ -18,6 +18,7 @@ import (
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
+	"github.com/retrylint/retrylint/passes/freshtimeout"
 	"github.com/retrylint/retrylint/passes/nestedretry"
 	"github.com/retrylint/retrylint/passes/nonidempotent"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
@@ -29,8 +30,9 @@ func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		fixedattempts.Analyzer,
 		sharedbudget.Analyzer,
-		nestedretry.Analyzer,
+		freshtimeout.Analyzer,
 		nonidempotent.Analyzer,
+		nestedretry.Analyzer,
 	}
 }
 
@@ -65,8 +67,9 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 	all := []*analysis.Analyzer{
 		fixedattempts.New(site, &fixedattempts.Config{BudgetModule: s.BudgetModule}),
 		sharedbudget.New(site),
-		nestedretry.New(amplify.New(site)),
+		freshtimeout.New(),
 		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
+		nestedretry.New(amplify.New(site)),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

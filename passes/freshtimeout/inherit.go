@@ -1,0 +1,445 @@
+package freshtimeout
+
+// This file finds the context a function inherited (a parameter), how
+// function literals are used (run during the call, or detached), and
+// whether the new context is handed to work that outlives the function.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// An inheritance is the context that a function inherited from its
+// caller: a parameter and the expression that denotes its context.
+type inheritance struct {
+	kind  paramKind
+	param *types.Var // nil for an unnamed parameter
+	field *ast.Field // the parameter's field
+	ident *ast.Ident // the parameter's name, nil if unnamed
+	at    ast.Node   // where to point: the name, or the type if unnamed
+	fn    ast.Node   // the *ast.FuncDecl or *ast.FuncLit that declares it
+	ftype *ast.FuncType
+}
+
+type paramKind int
+
+const (
+	kindContext paramKind = iota // context.Context
+	kindRequest                  // *net/http.Request
+	kindGin                      // *gin.Context
+	kindEcho                     // echo.Context
+	kindFiber                    // *fiber.Ctx (v2)
+)
+
+// expr returns the expression for the request-scoped context, given the
+// parameter's name.
+func (k paramKind) expr(name string) string {
+	switch k {
+	case kindRequest:
+		return name + ".Context()"
+	case kindGin:
+		return name + ".Request.Context()"
+	case kindEcho:
+		return name + ".Request().Context()"
+	case kindFiber:
+		return name + ".UserContext()"
+	}
+	return name
+}
+
+// freshName is the name a fix gives to a parameter named _.
+func (k paramKind) freshName() string {
+	switch k {
+	case kindContext:
+		return "ctx"
+	case kindRequest:
+		return "r"
+	}
+	return "c"
+}
+
+func (k paramKind) typeString() string {
+	switch k {
+	case kindRequest:
+		return "*http.Request"
+	case kindGin:
+		return "*gin.Context"
+	case kindEcho:
+		return "echo.Context"
+	case kindFiber:
+		return "*fiber.Ctx"
+	}
+	return "context.Context"
+}
+
+func (inh *inheritance) named() bool {
+	return inh.ident != nil && inh.ident.Name != "_"
+}
+
+// describe names the inherited context in a diagnostic.
+func (inh *inheritance) describe() string {
+	if inh.named() {
+		return inh.kind.expr(inh.ident.Name)
+	}
+	how := "unnamed"
+	if inh.ident != nil {
+		how = "blank"
+	}
+	if inh.kind == kindContext {
+		return "the " + how + " context.Context parameter"
+	}
+	return "the context of the " + how + " " + inh.kind.typeString() + " parameter"
+}
+
+// label names the parameter in related information.
+func (inh *inheritance) label() string {
+	if inh.named() {
+		return inh.ident.Name
+	}
+	if inh.ident != nil {
+		return "blank " + inh.kind.typeString() + " parameter"
+	}
+	return "unnamed " + inh.kind.typeString() + " parameter"
+}
+
+// inherited returns the context inherited by the function enclosing cur,
+// looking through function literals that run while their enclosing
+// function runs. It returns nil if there is none, or if the code at cur
+// runs detached from the caller (a go statement, a deferred call, a
+// callback run later).
+func (c *checker) inherited(cur inspector.Cursor) *inheritance {
+	for fc := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch fn := fc.Node().(type) {
+		case *ast.FuncDecl:
+			return c.paramContext(fn, fn.Type)
+		case *ast.FuncLit:
+			use := c.literalUse(fc)
+			if use == useDetached {
+				return nil
+			}
+			if inh := c.paramContext(fn, fn.Type); inh != nil {
+				return inh
+			}
+			if use != useSync {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// paramContext returns the first parameter of ftype that carries an
+// inherited context: a context.Context first, else a request type.
+func (c *checker) paramContext(fn ast.Node, ftype *ast.FuncType) *inheritance {
+	if ftype.Params == nil {
+		return nil
+	}
+	var best *inheritance
+	for _, field := range ftype.Params.List {
+		t := c.pass.TypesInfo.TypeOf(field.Type)
+		if t == nil {
+			continue
+		}
+		kind, ok := c.classifyParam(t)
+		if !ok || (best != nil && best.kind <= kind) {
+			continue
+		}
+		inh := &inheritance{kind: kind, field: field, at: field.Type, fn: fn, ftype: ftype}
+		if len(field.Names) > 0 {
+			inh.ident = field.Names[0]
+			inh.at = inh.ident
+			inh.param, _ = c.pass.TypesInfo.Defs[inh.ident].(*types.Var)
+			// Prefer a named parameter among several of one field.
+			for _, n := range field.Names {
+				if n.Name != "_" {
+					inh.ident = n
+					inh.at = n
+					inh.param, _ = c.pass.TypesInfo.Defs[n].(*types.Var)
+					break
+				}
+			}
+		}
+		best = inh
+	}
+	return best
+}
+
+// classifyParam tells whether a parameter of type t carries an inherited
+// context, and of which kind.
+func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
+	if isNamed(t, "context", "Context") {
+		return kindContext, true
+	}
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		switch {
+		case isNamed(ptr.Elem(), "net/http", "Request"):
+			return kindRequest, true
+		case isNamed(ptr.Elem(), "github.com/gin-gonic/gin", "Context"):
+			return kindGin, true
+		case isNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
+			return kindFiber, true
+		}
+		return 0, false
+	}
+	if isNamed(t, "github.com/labstack/echo/v4", "Context") {
+		return kindEcho, true
+	}
+	return 0, false
+}
+
+// isNamed reports whether t is the named type path.name (also when the
+// package is vendored).
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	if obj.Name() != name || obj.Pkg() == nil {
+		return false
+	}
+	p := obj.Pkg().Path()
+	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
+		p = p[i+len("/vendor/"):]
+	}
+	return p == path
+}
+
+// How a function literal is used.
+type useKind int
+
+const (
+	useUnknown  useKind = iota // stored, returned, sent: it may run after its enclosing function returned
+	useSync                    // called, or passed to a call, while the enclosing function runs
+	useDetached                // started by go, deferred, or handed to a callee that runs it later
+)
+
+// literalUse classifies how the function literal at lit is used: directly,
+// or through the local variable it is bound to. A call through the
+// variable where a context is known to be done runs shutdown work, like a
+// deferred call. (A literal called in place is judged where it stands, by
+// knownDone on the reported call.)
+func (c *checker) literalUse(lit inspector.Cursor) useKind {
+	use, v := c.exprUse(lit)
+	if v == nil {
+		return use
+	}
+	// Bound to a local variable: every read of the variable counts.
+	decl := topDecl(lit)
+	if !decl.Valid() {
+		return useUnknown
+	}
+	result := useUnknown
+	n := 0
+	for cur := range decl.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if c.pass.TypesInfo.Uses[id] != v {
+			continue
+		}
+		if kind, _ := cur.ParentEdge(); kind == edge.AssignStmt_Lhs {
+			continue // another value stored in it
+		}
+		u, w := c.exprUse(cur)
+		if w != nil {
+			u = useUnknown // bound again: do not follow
+		}
+		if u == useSync && c.knownDone(cur, nil) {
+			// cleanup := func() {...}; <-ctx.Done(); cleanup()
+			u = useDetached
+		}
+		switch u {
+		case useDetached:
+			return useDetached
+		case useUnknown:
+			result = useUnknown
+			n = -1
+		case useSync:
+			if n >= 0 {
+				n++
+				result = useSync
+			}
+		}
+	}
+	if n <= 0 {
+		return useUnknown
+	}
+	return result
+}
+
+// exprUse classifies the use of the function-valued expression at cur.
+// If the value is bound to a local variable, it returns that variable.
+func (c *checker) exprUse(cur inspector.Cursor) (useKind, *types.Var) {
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	kind, idx := cur.ParentEdge()
+	parent := cur.Parent()
+	switch kind {
+	case edge.CallExpr_Fun:
+		switch parent.ParentEdgeKind() {
+		case edge.GoStmt_Call, edge.DeferStmt_Call:
+			return useDetached, nil
+		}
+		return useSync, nil
+	case edge.CallExpr_Args:
+		switch parent.ParentEdgeKind() {
+		case edge.GoStmt_Call, edge.DeferStmt_Call:
+			return useDetached, nil
+		}
+		if runsLater(c.pass.TypesInfo, parent.Node().(*ast.CallExpr)) {
+			return useDetached, nil
+		}
+		return useSync, nil
+	case edge.AssignStmt_Rhs:
+		as := parent.Node().(*ast.AssignStmt)
+		if len(as.Lhs) != len(as.Rhs) || (as.Tok != token.ASSIGN && as.Tok != token.DEFINE) {
+			return useUnknown, nil
+		}
+		if v := c.localVar(as.Lhs[idx]); v != nil {
+			return useSync, v
+		}
+	case edge.ValueSpec_Values:
+		spec := parent.Node().(*ast.ValueSpec)
+		if len(spec.Names) == len(spec.Values) {
+			if v := c.localVar(spec.Names[idx]); v != nil {
+				return useSync, v
+			}
+		}
+	}
+	return useUnknown, nil
+}
+
+// localVar returns the function-local variable that e names, or nil.
+func (c *checker) localVar(e ast.Expr) *types.Var {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := c.pass.TypesInfo.ObjectOf(id)
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+		return nil
+	}
+	return v
+}
+
+// laterFuncs are the functions and methods that keep a function argument
+// to run it later, after the caller may have returned or once a context
+// is done, or that run it once on behalf of many callers (where one
+// caller's deadline must not decide for all).
+var laterFuncs = map[string]bool{
+	"context.AfterFunc":                              true,
+	"time.AfterFunc":                                 true,
+	"runtime.SetFinalizer":                           true,
+	"runtime.AddCleanup":                             true,
+	"(*testing.common).Cleanup":                      true,
+	"(testing.TB).Cleanup":                           true,
+	"(*net/http.Server).RegisterOnShutdown":          true,
+	"(*sync.Once).Do":                                true,
+	"sync.OnceFunc":                                  true,
+	"sync.OnceValue":                                 true,
+	"sync.OnceValues":                                true,
+	"(*golang.org/x/sync/singleflight.Group).Do":     true,
+	"(*golang.org/x/sync/singleflight.Group).DoChan": true,
+}
+
+// runsLater reports whether call hands its function arguments to
+// something that runs them later.
+func runsLater(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return false
+	}
+	return laterFuncs[fn.Origin().FullName()]
+}
+
+// handedOff reports whether the context made by the call at cur is handed
+// to work that outlives the function: stored in a field, a global, a
+// composite literal or a channel, or passed to a goroutine. A fresh root
+// there is a deliberate detach whose owner the pass cannot see, so it
+// stays silent. (A context returned to the caller is not handed off: the
+// caller runs with it in place of the one it passed.)
+func (c *checker) handedOff(cur inspector.Cursor) bool {
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	var lhs ast.Expr
+	switch kind, _ := cur.ParentEdge(); kind {
+	case edge.AssignStmt_Rhs:
+		as := cur.Parent().Node().(*ast.AssignStmt)
+		if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return false
+		}
+		lhs = as.Lhs[0]
+	case edge.ValueSpec_Values:
+		spec := cur.Parent().Node().(*ast.ValueSpec)
+		if len(spec.Values) != 1 || len(spec.Names) == 0 {
+			return false
+		}
+		lhs = spec.Names[0]
+	case edge.GoStmt_Call, edge.CallExpr_Args:
+		return c.underGo(cur)
+	default:
+		return false
+	}
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return true // a field, an element, a pointer target
+	}
+	if id.Name == "_" {
+		return false
+	}
+	v := c.localVar(id)
+	if v == nil {
+		return c.pass.TypesInfo.ObjectOf(id) != nil // a package-level variable
+	}
+	decl := topDecl(cur)
+	if !decl.Valid() {
+		return false
+	}
+	for use := range decl.Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[use.Node().(*ast.Ident)] != v {
+			continue
+		}
+		if c.underGo(use) {
+			return true
+		}
+		p := use
+		for p.ParentEdgeKind() == edge.ParenExpr_X {
+			p = p.Parent()
+		}
+		switch kind, idx := p.ParentEdge(); kind {
+		case edge.SendStmt_Value, edge.CompositeLit_Elts, edge.KeyValueExpr_Value:
+			return true
+		case edge.AssignStmt_Rhs:
+			as := p.Parent().Node().(*ast.AssignStmt)
+			if len(as.Lhs) == len(as.Rhs) {
+				if _, ok := ast.Unparen(as.Lhs[idx]).(*ast.Ident); !ok {
+					return true // stored in a field or an element
+				}
+				if c.localVar(as.Lhs[idx]) == nil && as.Tok == token.ASSIGN {
+					return true // stored in a global
+				}
+			}
+		}
+	}
+	return false
+}
+
+// underGo reports whether the node at cur is part of the call that a go
+// statement starts: an argument evaluated for the goroutine, or code in a
+// function literal that runs in it.
+func (c *checker) underGo(cur inspector.Cursor) bool {
+	for p := range cur.Enclosing() {
+		if p.ParentEdgeKind() == edge.GoStmt_Call {
+			return true
+		}
+	}
+	return false
+}
