@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -141,4 +142,34 @@ func Indent(pass *analysis.Pass, file *ast.File, pos token.Pos) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// IdentName turns a dependency's name (a field, a package, a host such as
+// ledger.internal) into a lowerCamel Go identifier, or "" when none can be
+// made (no letters, a keyword, only digits).
+func IdentName(s string) string {
+	var b strings.Builder
+	upper := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) && b.Len() > 0:
+			if b.Len() == 0 {
+				r = unicode.ToLower(r)
+			} else if upper {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+			upper = false
+		default:
+			upper = b.Len() > 0
+		}
+	}
+	name := b.String()
+	if name == "" || token.Lookup(name) != token.IDENT {
+		return ""
+	}
+	if _, err := strconv.Atoi(name); err == nil {
+		return ""
+	}
+	return name
 }

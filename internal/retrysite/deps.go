@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"net/url"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // depOf works out the dependency a call targets: the root object of its
@@ -16,11 +18,11 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 	if fn == nil {
 		return Dep{}
 	}
-	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
 	if d, ok := a.httpDep(call, path, recv, name); ok {
 		return d
 	}
-	if recv != "" || isInterfaceMethod(fn) {
+	if recv != "" || typesx.IsInterfaceMethod(fn) {
 		sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
 			return Dep{}
@@ -31,11 +33,6 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 		return Dep{}
 	}
 	return Dep{Key: "pkg:" + path, Name: fn.Pkg().Name()}
-}
-
-func isInterfaceMethod(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
 
 // rootDep identifies the dependency behind a receiver expression: a
@@ -219,7 +216,7 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 		}
 	case *ast.CallExpr:
 		// fmt.Sprintf("%s/charge", s.baseURL)
-		if fn := a.callee(x); fn != nil && pkgPath(fn) == "fmt" && fn.Name() == "Sprintf" && len(x.Args) >= 2 {
+		if fn := a.callee(x); fn != nil && typesx.PkgPath(fn) == "fmt" && fn.Name() == "Sprintf" && len(x.Args) >= 2 {
 			if f, ok := a.stringConst(x.Args[0]); ok && strings.HasPrefix(f, "%s") {
 				return a.hostDep(x.Args[1])
 			}

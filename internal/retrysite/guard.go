@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // guardOf returns the budget guard that call is, or nil.
@@ -12,7 +14,7 @@ func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
 	if fn == nil {
 		return nil
 	}
-	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
 	var budget ast.Expr
 	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "" {
 		budget = sel.X

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Import paths of the retry libraries the analysis knows.
@@ -60,7 +62,7 @@ func libraryFamily(path string) string {
 
 // IsLibraryPath reports whether path is the import path of a retry library
 // the analysis knows.
-func IsLibraryPath(path string) bool { return libraryFamily(trimVendor(path)) != "" }
+func IsLibraryPath(path string) bool { return libraryFamily(typesx.TrimVendor(path)) != "" }
 
 // libraryModules are the module paths of the libraries: inside them, a call
 // of the library's own API implements the library, it does not configure
@@ -72,7 +74,7 @@ var libraryModules = []string{
 }
 
 func inLibrary(pkg string) bool {
-	pkg = trimVendor(pkg)
+	pkg = typesx.TrimVendor(pkg)
 	for _, m := range libraryModules {
 		if pkg == m || strings.HasPrefix(pkg, m+"/") {
 			return true
@@ -94,7 +96,7 @@ func (a *analyzer) findLibrary() {
 			if fn == nil {
 				continue
 			}
-			fam := libraryFamily(pkgPath(fn))
+			fam := libraryFamily(typesx.PkgPath(fn))
 			if fam == "" {
 				continue
 			}
@@ -155,7 +157,7 @@ func (a *analyzer) fillOp(s *Site, op ast.Expr) {
 // marker such as backoff.Permanent, not an attempt).
 func (a *analyzer) isLibraryCall(call *ast.CallExpr) bool {
 	fn := a.callee(call)
-	return fn != nil && libraryFamily(pkgPath(fn)) != ""
+	return fn != nil && libraryFamily(typesx.PkgPath(fn)) != ""
 }
 
 // funcLitOf returns the function literal an operation expression denotes:
@@ -208,7 +210,7 @@ func (a *analyzer) options(call *ast.CallExpr, from int) (opts []option, ok bool
 }
 
 func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func, fam string) *Site {
-	name, recv := fn.Name(), recvName(fn)
+	name, recv := fn.Name(), typesx.RecvName(fn)
 	switch fam {
 	case "backoff.v4":
 		switch name {
@@ -368,7 +370,7 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		return b
 	case *ast.CallExpr:
 		f := a.callee(e)
-		if f == nil || libraryFamily(pkgPath(f)) != "backoff.v4" {
+		if f == nil || libraryFamily(typesx.PkgPath(f)) != "backoff.v4" {
 			return Bound{}
 		}
 		switch f.Name() {
@@ -506,7 +508,7 @@ func (a *analyzer) goRetryBound(e ast.Expr) Bound {
 		return Bound{}
 	}
 	f := a.callee(call)
-	if f == nil || pkgPath(f) != pathGoRetry {
+	if f == nil || typesx.PkgPath(f) != pathGoRetry {
 		return Bound{}
 	}
 	switch f.Name() {
@@ -535,7 +537,7 @@ func (a *analyzer) goRetryExempt(s *Site) string {
 	marks := false
 	ast.Inspect(s.Body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if f := a.callee(call); f != nil && pkgPath(f) == pathGoRetry && f.Name() == "RetryableError" {
+			if f := a.callee(call); f != nil && typesx.PkgPath(f) == pathGoRetry && f.Name() == "RetryableError" {
 				marks = true
 			}
 		}
@@ -583,7 +585,7 @@ func (a *analyzer) retryableSite(cur inspector.Cursor, call *ast.CallExpr, name,
 // retryableLiteral handles &retryablehttp.Client{RetryMax: n, ...}.
 func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit) *Site {
 	t, ok := types.Unalias(a.pass.TypesInfo.TypeOf(lit)).(*types.Named)
-	if !ok || t.Obj().Name() != "Client" || t.Obj().Pkg() == nil || trimVendor(t.Obj().Pkg().Path()) != pathRetryable {
+	if !ok || t.Obj().Name() != "Client" || t.Obj().Pkg() == nil || typesx.TrimVendor(t.Obj().Pkg().Path()) != pathRetryable {
 		return nil
 	}
 	var max ast.Expr
@@ -659,7 +661,7 @@ func (a *analyzer) restyGuard(fn ast.Node) *Guard {
 		if !ok || g != nil {
 			return g == nil
 		}
-		if f := a.callee(call); f != nil && libraryFamily(pkgPath(f)) == "resty" && strings.HasPrefix(f.Name(), "AddRetry") {
+		if f := a.callee(call); f != nil && libraryFamily(typesx.PkgPath(f)) == "resty" && strings.HasPrefix(f.Name(), "AddRetry") {
 			for _, x := range call.Args {
 				if g == nil {
 					g = a.firstGuard(x, true)
@@ -843,7 +845,7 @@ func (a *analyzer) awsSite(cur inspector.Cursor, call *ast.CallExpr, name string
 				}
 				switch sel.Sel.Name {
 				case "RateLimiter":
-					if v, ok := a.objOf(as.Rhs[i]).(*types.Var); ok && v.Name() == "None" && v.Pkg() != nil && trimVendor(v.Pkg().Path()) == pathAWSRate {
+					if v, ok := a.objOf(as.Rhs[i]).(*types.Var); ok && v.Name() == "None" && v.Pkg() != nil && typesx.TrimVendor(v.Pkg().Path()) == pathAWSRate {
 						none = as.Rhs[i]
 					}
 				case "MaxAttempts":
@@ -865,7 +867,7 @@ func (a *analyzer) awsSite(cur inspector.Cursor, call *ast.CallExpr, name string
 // k8sBound evaluates a wait.Backoff: its Steps.
 func (a *analyzer) k8sBound(e ast.Expr) Bound {
 	e = unparen(e)
-	if v, ok := a.objOf(e).(*types.Var); ok && v.Pkg() != nil && trimVendor(v.Pkg().Path()) == pathK8sRetry {
+	if v, ok := a.objOf(e).(*types.Var); ok && v.Pkg() != nil && typesx.TrimVendor(v.Pkg().Path()) == pathK8sRetry {
 		switch v.Name() {
 		case "DefaultRetry":
 			return Bound{Kind: BoundCount, N: 5}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // findLoops records every hand-written retry loop of the package.
@@ -445,7 +447,7 @@ func (a *analyzer) isNoReturn(call *ast.CallExpr) bool {
 		return false
 	}
 	name := fn.Name()
-	switch pkgPath(fn) {
+	switch typesx.PkgPath(fn) {
 	case "os":
 		return name == "Exit"
 	case "log":
@@ -772,7 +774,7 @@ func (a *analyzer) timeBounded(e ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if fn := a.callee(call); fn != nil {
 				switch {
-				case pkgPath(fn) == "time" && (fn.Name() == "Now" || fn.Name() == "Since" || fn.Name() == "Until"):
+				case typesx.PkgPath(fn) == "time" && (fn.Name() == "Now" || fn.Name() == "Since" || fn.Name() == "Until"):
 					found = true
 				case fn.Name() == "Err" && isContext(fn):
 					found = true
@@ -852,7 +854,7 @@ func (a *analyzer) loopBackoff(l *loop) Backoff {
 			if fn == nil {
 				return true
 			}
-			path, name := pkgPath(fn), fn.Name()
+			path, name := typesx.PkgPath(fn), fn.Name()
 			switch {
 			case path == "time" && (name == "Sleep" || name == "After" || name == "NewTimer" || name == "Tick" || name == "Reset" || name == "AfterFunc"):
 				if b.Delay == NoDelay {
@@ -1036,7 +1038,7 @@ func (a *analyzer) inTickerCase(l *loop, ifs *ast.IfStmt) bool {
 					}
 				}
 			case *ast.CallExpr:
-				if fn := a.callee(ch); fn != nil && pkgPath(fn) == "time" && fn.Name() == "Tick" {
+				if fn := a.callee(ch); fn != nil && typesx.PkgPath(fn) == "time" && fn.Name() == "Tick" {
 					found = true
 				}
 			}

@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // analyzer holds the state of one run over a package.
@@ -32,47 +34,6 @@ func (a *analyzer) sortSites() {
 func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
 	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
 	return fn
-}
-
-// pkgPath returns the import path of fn's package with any vendor prefix
-// removed, or "" for builtins.
-func pkgPath(fn *types.Func) string {
-	if fn == nil || fn.Pkg() == nil {
-		return ""
-	}
-	return trimVendor(fn.Pkg().Path())
-}
-
-func trimVendor(path string) string {
-	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
-		return path[i+len("/vendor/"):]
-	}
-	return strings.TrimPrefix(path, "vendor/")
-}
-
-// recvName returns the name of the named type of fn's receiver, without
-// pointer, or "" for a package-level function.
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	switch t := types.Unalias(t).(type) {
-	case *types.Named:
-		return t.Obj().Name()
-	case *types.Interface:
-		return ""
-	}
-	return ""
-}
-
-// isFunc reports whether fn is the package-level function path.name.
-func isFunc(fn *types.Func, path, name string) bool {
-	return fn != nil && fn.Name() == name && recvName(fn) == "" && pkgPath(fn) == path
 }
 
 var errorType = types.Universe.Lookup("error").Type()
@@ -177,7 +138,7 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	path := pkgPath(fn)
+	path := typesx.PkgPath(fn)
 	if pureStd[path] {
 		return true
 	}

@@ -6,9 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -396,7 +394,7 @@ func importsBudget(pkg *types.Package) bool {
 // budgetName names a new budget after the site's dependency.
 func budgetName(s *retrysite.Site) string {
 	if len(s.Attempts) > 0 {
-		if n := identName(s.Attempts[0].Dep.Name); n != "" {
+		if n := fixutil.IdentName(s.Attempts[0].Dep.Name); n != "" {
 			return n + "Budget"
 		}
 	}
@@ -408,33 +406,4 @@ func depLabel(s *retrysite.Site) string {
 		return s.Attempts[0].Dep.Name
 	}
 	return "this dependency"
-}
-
-// identName turns a dependency name (a field, a host) into a lowerCamel
-// identifier, or "".
-func identName(s string) string {
-	var b strings.Builder
-	upper := false
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) && b.Len() > 0:
-			if b.Len() == 0 {
-				r = unicode.ToLower(r)
-			} else if upper {
-				r = unicode.ToUpper(r)
-			}
-			b.WriteRune(r)
-			upper = false
-		default:
-			upper = b.Len() > 0
-		}
-	}
-	name := b.String()
-	if name == "" || token.Lookup(name) != token.IDENT {
-		return ""
-	}
-	if _, err := strconv.Atoi(name); err == nil {
-		return ""
-	}
-	return name
 }

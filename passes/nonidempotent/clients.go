@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // valueIndex records, for every variable and field of the package, the
@@ -119,13 +121,13 @@ func (c *checker) indexCall(ix *valueIndex, call *ast.CallExpr) {
 		return
 	}
 	switch {
-	case isFunc(fn, "crypto/rand", "Read"), isFunc(fn, "math/rand", "Read"),
-		pkgPath(fn) == "math/rand" && recvName(fn) == "Rand" && fn.Name() == "Read":
+	case typesx.IsFunc(fn, "crypto/rand", "Read"), typesx.IsFunc(fn, "math/rand", "Read"),
+		typesx.PkgPath(fn) == "math/rand" && typesx.RecvName(fn) == "Rand" && fn.Name() == "Read":
 		if obj := c.bufferOf(arg(call, 0)); obj != nil {
 			ix.fills[obj] = append(ix.fills[obj], call)
 		}
 		return
-	case isFunc(fn, "io", "ReadFull"), isFunc(fn, "io", "ReadAtLeast"):
+	case typesx.IsFunc(fn, "io", "ReadFull"), typesx.IsFunc(fn, "io", "ReadAtLeast"):
 		if v, ok := c.objOf(arg(call, 0)).(*types.Var); ok && v.Name() == "Reader" && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
 			if obj := c.bufferOf(arg(call, 1)); obj != nil {
 				ix.fills[obj] = append(ix.fills[obj], call)
@@ -133,7 +135,7 @@ func (c *checker) indexCall(ix *valueIndex, call *ast.CallExpr) {
 		}
 		return
 	}
-	if pkgPath(fn) != pathResty || recvName(fn) != "Client" {
+	if typesx.PkgPath(fn) != pathResty || typesx.RecvName(fn) != "Client" {
 		return
 	}
 	x := ast.Expr(call)
@@ -190,7 +192,7 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 		return ci
 	}
 	sel, _ := ast.Unparen(send.Fun).(*ast.SelectorExpr)
-	path, recv := pkgPath(fn), recvName(fn)
+	path, recv := typesx.PkgPath(fn), typesx.RecvName(fn)
 	switch {
 	case path == pathRetryable && recv == "" && r.kind == kindPost:
 		return &clientInfo{desc: "the default retryablehttp client"}
@@ -205,7 +207,7 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 // retryingWrapper returns the function of the user's code a send goes
 // through when it resends the request inside a retry site (KeyFact.Retries).
 func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func) *clientInfo {
-	if r.kind != kindValue || isInterfaceMethod(fn) {
+	if r.kind != kindValue || typesx.IsInterfaceMethod(fn) {
 		return nil
 	}
 	f := c.keyFact(fn)
@@ -227,7 +229,7 @@ func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func
 
 // funcName names a function for messages: f, pkg.F, T.M.
 func funcName(from *types.Package, fn *types.Func) string {
-	if recv := recvName(fn); recv != "" {
+	if recv := typesx.RecvName(fn); recv != "" {
 		return recv + "." + fn.Name()
 	}
 	if fn.Pkg() != nil && fn.Pkg() != from {
@@ -250,7 +252,7 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 	}
 	switch e := x.(type) {
 	case *ast.CallExpr:
-		if isFunc(c.callee(e), pathRetryable, "NewClient") {
+		if typesx.IsFunc(c.callee(e), pathRetryable, "NewClient") {
 			return &clientInfo{desc: def.desc, at: e, related: "retryablehttp client built here (RetryMax 4 by default)"}
 		}
 		return def
@@ -284,7 +286,7 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 			}
 			known++
 		case *ast.CallExpr:
-			if isFunc(c.callee(v), pathRetryable, "NewClient") {
+			if typesx.IsFunc(c.callee(v), pathRetryable, "NewClient") {
 				return &clientInfo{desc: def.desc, at: v, related: "retryablehttp client built here (RetryMax 4 by default)"}
 			}
 		case *ast.Ident:
@@ -358,7 +360,7 @@ func (c *checker) httpClientRetries(x ast.Expr, depth int) *clientInfo {
 func (c *checker) standardClient(call *ast.CallExpr) *clientInfo {
 	fn := c.callee(call)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || fn == nil || pkgPath(fn) != pathRetryable || fn.Name() != "StandardClient" {
+	if !ok || fn == nil || typesx.PkgPath(fn) != pathRetryable || fn.Name() != "StandardClient" {
 		return nil
 	}
 	return c.retryableRetries(sel.X, 1)
@@ -424,7 +426,7 @@ func (c *checker) restyRetries(x ast.Expr, depth int) *clientInfo {
 	var found *clientInfo
 	check := func(call *ast.CallExpr) {
 		fn := c.callee(call)
-		if found != nil || fn == nil || pkgPath(fn) != pathResty || fn.Name() != "SetRetryCount" {
+		if found != nil || fn == nil || typesx.PkgPath(fn) != pathResty || fn.Name() != "SetRetryCount" {
 			return
 		}
 		if n, ok := c.intConst(arg(call, 0)); ok && n <= 0 {
@@ -466,7 +468,7 @@ func (c *checker) restyClientKey(x ast.Expr, depth int) bool {
 	found := false
 	check := func(call *ast.CallExpr) {
 		fn := c.callee(call)
-		if fn == nil || pkgPath(fn) != pathResty || recvName(fn) != "Client" {
+		if fn == nil || typesx.PkgPath(fn) != pathResty || typesx.RecvName(fn) != "Client" {
 			return
 		}
 		r := &request{}

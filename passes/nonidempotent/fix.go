@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // keyFix sets an idempotency-key header on a request that lacks one. A
@@ -126,7 +127,7 @@ func (c *checker) requestIdent(r *request, send *ast.CallExpr, stmt ast.Stmt) st
 func (c *checker) postEdit(file *ast.File, call *ast.CallExpr, key string) *analysis.TextEdit {
 	fn := c.callee(call)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if fn == nil || !ok || pkgPath(fn) != "net/http" || fn.Name() != "Post" || len(call.Args) != 3 || call.Ellipsis.IsValid() {
+	if fn == nil || !ok || typesx.PkgPath(fn) != "net/http" || fn.Name() != "Post" || len(call.Args) != 3 || call.Ellipsis.IsValid() {
 		return nil
 	}
 	stmt, ok := c.stmtOf(call).(*ast.AssignStmt)
@@ -149,7 +150,7 @@ func (c *checker) postEdit(file *ast.File, call *ast.CallExpr, key string) *anal
 		return nil
 	}
 	client := httpName + ".DefaultClient"
-	if recvName(fn) == "Client" {
+	if typesx.RecvName(fn) == "Client" {
 		if !c.simple(sel.X) {
 			return nil
 		}
@@ -261,9 +262,9 @@ func (c *checker) movable(e ast.Expr, anchor ast.Stmt) bool {
 			switch {
 			case fn == nil:
 				ok = false
-			case c.isGenerator(n), fn.Name() == "String" && recvName(fn) != "":
-			case pureForKeys[pkgPath(fn)]:
-			case pkgPath(fn) == "time" && recvName(fn) != "": // t.UnixNano(), t.Format(...)
+			case c.isGenerator(n), fn.Name() == "String" && typesx.RecvName(fn) != "":
+			case pureForKeys[typesx.PkgPath(fn)]:
+			case typesx.PkgPath(fn) == "time" && typesx.RecvName(fn) != "": // t.UnixNano(), t.Format(...)
 			default:
 				ok = false
 			}

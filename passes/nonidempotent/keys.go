@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // isGenerator reports whether call produces a new value on every call: a
@@ -15,8 +17,8 @@ func (c *checker) isGenerator(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	name, recv := fn.Name(), recvName(fn)
-	switch pkgPath(fn) {
+	name, recv := fn.Name(), typesx.RecvName(fn)
+	switch typesx.PkgPath(fn) {
 	case "github.com/google/uuid":
 		switch name {
 		case "NewHash", "NewMD5", "NewSHA1", "NewDCESecurity", "NewDCEPerson", "NewDCEGroup":

@@ -18,6 +18,7 @@ import (
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 //go:embed doc.go
@@ -229,7 +230,7 @@ func isStd(pass *analysis.Pass) bool {
 // relevant reports whether the package can send HTTP requests at all.
 func (c *checker) relevant() bool {
 	for _, p := range c.pass.Pkg.Imports() {
-		switch trimVendor(p.Path()) {
+		switch typesx.TrimVendor(p.Path()) {
 		case "net/http", pathRetryable, pathResty:
 			return true
 		}
@@ -523,7 +524,7 @@ func (c *checker) genName(call *ast.CallExpr) string {
 	if fn.Pkg() == nil {
 		return fn.Name()
 	}
-	if recv := recvName(fn); recv != "" {
+	if recv := typesx.RecvName(fn); recv != "" {
 		return recv + "." + fn.Name()
 	}
 	return fn.Pkg().Name() + "." + fn.Name()

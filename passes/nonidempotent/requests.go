@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Import paths of the HTTP client libraries the pass knows.
@@ -59,7 +61,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 	if fn == nil {
 		return nil
 	}
-	path, name, recv := pkgPath(fn), fn.Name(), recvName(fn)
+	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
 	switch {
 	case (path == "net/http" || path == pathRetryable) && recv == "" && (name == "NewRequest" || name == "NewRequestWithContext"):
 		mi := 0
@@ -169,11 +171,11 @@ func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		f := c.callee(call)
-		if !ok || f == nil || pkgPath(f) != pathResty {
+		if !ok || f == nil || typesx.PkgPath(f) != pathResty {
 			r.dynamic = true // built by code we do not follow
 			return nil
 		}
-		switch recvName(f) {
+		switch typesx.RecvName(f) {
 		case "Client":
 			if f.Name() == "R" || f.Name() == "NewRequest" {
 				r.client = sel.X
@@ -355,11 +357,11 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 		switch {
 		case f == nil:
-		case pkgPath(f) == "net/http" && recvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
+		case typesx.PkgPath(f) == "net/http" && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
 			return c.rootKind(r, sel.X, depth+1)
-		case isFunc(f, pathRetryable, "FromRequest"):
+		case typesx.IsFunc(f, pathRetryable, "FromRequest"):
 			return c.rootKind(r, arg(x, 0), depth+1)
-		case pkgPath(f) == pathResty && recvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
+		case typesx.PkgPath(f) == pathResty && typesx.RecvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
 			return c.rootKind(r, sel.X, depth+1)
 		}
 	}
@@ -405,13 +407,13 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			switch {
 			case f == nil:
 				return
-			case pkgPath(f) == pathResty && recvName(f) == "Request":
+			case typesx.PkgPath(f) == pathResty && typesx.RecvName(f) == "Request":
 				c.restyEvent(r, call, f.Name())
 				if isRestyRequest(c.pass.TypesInfo.TypeOf(call)) {
 					e = p.Parent() // the chain goes on with the same request
 					continue
 				}
-			case pkgPath(f) == "net/http" && recvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
+			case typesx.PkgPath(f) == "net/http" && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
 				e = p.Parent()
 				continue
 			}
@@ -489,7 +491,7 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		}
 	}
 	f := c.callee(call)
-	if f == nil || isInterfaceMethod(f) {
+	if f == nil || typesx.IsInterfaceMethod(f) {
 		// A function value or an interface method: a Do(req) that
 		// returns a response sends it; anything else may set headers.
 		if c.returnsResponse(call) {
@@ -499,7 +501,7 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		}
 		return
 	}
-	if isFunc(f, pathRetryable, "FromRequest") || nonSending[pkgPath(f)] {
+	if typesx.IsFunc(f, pathRetryable, "FromRequest") || nonSending[typesx.PkgPath(f)] {
 		return // an alias, followed by aliases; or formatting, logging
 	}
 	idx := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == arg })
@@ -581,7 +583,7 @@ func isNamedPtr(t types.Type, path, name string) bool {
 
 func isNamed(t types.Type, path, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && trimVendor(n.Obj().Pkg().Path()) == path
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && typesx.TrimVendor(n.Obj().Pkg().Path()) == path
 }
 
 func isRestyRequest(t types.Type) bool { return isNamedPtr(t, pathResty, "Request") }

@@ -3,7 +3,6 @@ package nonidempotent
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -14,49 +13,6 @@ import (
 func (c *checker) callee(call *ast.CallExpr) *types.Func {
 	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
 	return fn
-}
-
-// pkgPath returns the import path of fn's package without any vendor
-// prefix, or "" for builtins.
-func pkgPath(fn *types.Func) string {
-	if fn == nil || fn.Pkg() == nil {
-		return ""
-	}
-	return trimVendor(fn.Pkg().Path())
-}
-
-func trimVendor(path string) string {
-	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
-		return path[i+len("/vendor/"):]
-	}
-	return strings.TrimPrefix(path, "vendor/")
-}
-
-// recvName returns the name of the named type of fn's receiver, without
-// pointer, or "" for a package-level function or an interface method.
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
-// isFunc reports whether fn is the package-level function path.name.
-func isFunc(fn *types.Func, path, name string) bool {
-	return fn != nil && fn.Name() == name && recvName(fn) == "" && !isInterfaceMethod(fn) && pkgPath(fn) == path
-}
-
-func isInterfaceMethod(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
 
 func arg(call *ast.CallExpr, i int) ast.Expr {

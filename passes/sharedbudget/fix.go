@@ -131,7 +131,7 @@ func newNames(deps []dep, typ types.Type, free func(string) bool) (map[string]st
 	names := make(map[string]string)
 	taken := make(map[string]bool)
 	for _, d := range deps {
-		base := identName(d.name)
+		base := fixutil.IdentName(d.name)
 		if base == "" {
 			return nil, false
 		}
@@ -143,32 +143,6 @@ func newNames(deps []dep, typ types.Type, free func(string) bool) (map[string]st
 		names[d.key] = name
 	}
 	return names, true
-}
-
-// identName turns a dependency's name (a field, a package, a host) into
-// a lowerCamel identifier, or "".
-func identName(s string) string {
-	var b strings.Builder
-	upper := false
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) && b.Len() > 0:
-			if b.Len() == 0 {
-				r = unicode.ToLower(r)
-			} else if upper {
-				r = unicode.ToUpper(r)
-			}
-			b.WriteRune(r)
-			upper = false
-		default:
-			upper = b.Len() > 0
-		}
-	}
-	name := b.String()
-	if name == "" || token.Lookup(name) != token.IDENT {
-		return ""
-	}
-	return name
 }
 
 // isConstructor reports whether e makes a new value each time it is
