@@ -142,6 +142,18 @@ func keyish(t types.Type) bool {
 	return false
 }
 
+// mayHaveFact reports whether computeFact can find anything in fn: it takes
+// a request or header, or returns something a key could be.
+func mayHaveFact(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		if reqParam(sig.Params().At(i).Type()) != rootNone {
+			return true
+		}
+	}
+	return sig.Results().Len() > 0 && keyish(sig.Results().At(0).Type())
+}
+
 // exportFacts computes a KeyFact for every function of the package that
 // sets an idempotency key on a request or header parameter, sets headers
 // it cannot name on one, or returns a freshly generated key. Functions of
@@ -160,7 +172,7 @@ func (c *checker) exportFacts() {
 				continue
 			}
 			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
+			if !ok || !mayHaveFact(fn) {
 				continue
 			}
 			cands = append(cands, cand{fd, fn})
