@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -71,7 +72,7 @@ func verdictResult(fn *types.Func) bool {
 // function literals unless lits is true), or nil.
 func (a *analyzer) firstGuard(n ast.Node, lits bool) *Guard {
 	var g *Guard
-	walk := inspectNoLit
+	walk := astx.InspectNoLit
 	if lits {
 		walk = ast.Inspect
 	}
@@ -139,7 +140,7 @@ func (a *analyzer) exportGuardFacts() {
 // the answer in a return statement or in the condition of an if.
 func (a *analyzer) returnsGuard(fd *ast.FuncDecl) bool {
 	found := false
-	inspectNoLit(fd.Body, func(n ast.Node) bool {
+	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 		var exprs []ast.Expr
 		switch n := n.(type) {
 		case *ast.ReturnStmt:

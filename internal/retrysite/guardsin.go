@@ -4,6 +4,8 @@ import (
 	"go/ast"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/astx"
 )
 
 // GuardsIn returns every budget guard called in n, outside nested function
@@ -17,7 +19,7 @@ import (
 func (s *Sites) GuardsIn(pass *analysis.Pass, n ast.Node) []*Guard {
 	a := &analyzer{pass: pass, methods: s.methods, funcs: s.funcs}
 	var gs []*Guard
-	inspectNoLit(n, func(n ast.Node) bool {
+	astx.InspectNoLit(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if g := a.guardOf(call); g != nil {
 				gs = append(gs, g)

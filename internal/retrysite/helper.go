@@ -3,6 +3,8 @@ package retrysite
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/retrylint/retrylint/internal/astx"
 )
 
 // findHelpers exports a HelperFact for every function of the package that
@@ -157,7 +159,7 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 			Kind:  HelperCall,
 			Node:  call,
 			Pos:   call.Pos(),
-			Func:  enclosingFunc(cur),
+			Func:  astx.EnclosingFunc(cur),
 			API:   name,
 			Op:    call.Args[f.Op],
 			Bound: Bound{Kind: f.Kind, N: f.N, Note: f.Note},

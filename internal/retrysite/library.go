@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -116,7 +117,7 @@ func (a *analyzer) libSite(cur inspector.Cursor, call *ast.CallExpr, api string,
 		Kind: Library,
 		Node: call,
 		Pos:  call.Pos(),
-		Func: enclosingFunc(cur),
+		Func: astx.EnclosingFunc(cur),
 		API:  api,
 		Op:   op,
 	}
@@ -135,7 +136,7 @@ func (a *analyzer) fillOp(s *Site, op ast.Expr) {
 		return // a method value or parameter: its calls are not visible here
 	}
 	s.Body = lit.Body
-	inspectNoLit(lit.Body, func(n ast.Node) bool {
+	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
@@ -420,7 +421,7 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 // fieldAssigned returns the value last assigned to v.field in fn's body.
 func (a *analyzer) fieldAssigned(fn ast.Node, v types.Object, field string) ast.Expr {
 	var val ast.Expr
-	inspectNoLit(funcBody(fn), func(n ast.Node) bool {
+	astx.InspectNoLit(astx.FuncBody(fn), func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != len(as.Rhs) {
 			return true
@@ -611,7 +612,7 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 	if n, ok := a.intConst(max); ok && n <= 0 {
 		return nil
 	}
-	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: enclosingFunc(cur), API: "retryablehttp.Client", Guard: g}
+	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: astx.EnclosingFunc(cur), API: "retryablehttp.Client", Guard: g}
 	s.Bound = a.countBound(max, -1, false)
 	s.Backoff = Backoff{Delay: GrowingDelay}
 	return s
@@ -637,7 +638,7 @@ func assignedTo(cur inspector.Cursor) ast.Expr {
 func (a *analyzer) assignedField(fn ast.Node, lhs ast.Expr, field string) ast.Expr {
 	want := types.ExprString(lhs)
 	var val ast.Expr
-	inspectNoLit(funcBody(fn), func(n ast.Node) bool {
+	astx.InspectNoLit(astx.FuncBody(fn), func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != len(as.Rhs) {
 			return true
@@ -656,7 +657,7 @@ func (a *analyzer) assignedField(fn ast.Node, lhs ast.Expr, field string) ast.Ex
 // the enclosing function installs.
 func (a *analyzer) restyGuard(fn ast.Node) *Guard {
 	var g *Guard
-	inspectNoLit(funcBody(fn), func(n ast.Node) bool {
+	astx.InspectNoLit(astx.FuncBody(fn), func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || g != nil {
 			return g == nil

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -77,7 +78,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		Kind:     Loop,
 		Node:     l.stmt,
 		Pos:      l.stmt.Pos(),
-		Func:     enclosingFunc(cur),
+		Func:     astx.EnclosingFunc(cur),
 		Bound:    a.loopBound(l),
 		Backoff:  a.loopBackoff(l),
 		Guard:    a.loopGuard(l, call),
@@ -356,7 +357,7 @@ func (a *analyzer) lastAssignedCall(l *loop, pos token.Pos, errObj types.Object)
 			}
 		}
 	}
-	inspectNoLit(l.body, func(n ast.Node) bool {
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		if n == nil || n.Pos() >= pos {
 			return false
 		}
@@ -470,7 +471,7 @@ func (a *analyzer) condEndsOnSuccess(l *loop, errObj types.Object, succ []ast.St
 	}
 	assigned := false
 	for _, s := range succ {
-		inspectNoLit(s, func(n ast.Node) bool {
+		astx.InspectNoLit(s, func(n ast.Node) bool {
 			if as, ok := n.(*ast.AssignStmt); ok {
 				for _, lhs := range as.Lhs {
 					if o := a.objOf(lhs); o != nil && a.usesObj(l.cond, o) {
@@ -647,7 +648,7 @@ func (a *analyzer) counterBound(l *loop) (Bound, bool) {
 // sorts errors, and does not bound retries of the transient ones).
 func (a *analyzer) otherExit(l *loop) bool {
 	errVars := map[types.Object]bool{}
-	inspectNoLit(l.body, func(n ast.Node) bool {
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		if v, ok := n.(*ast.Ident); ok {
 			if o, ok := a.pass.TypesInfo.Uses[v].(*types.Var); ok && isErrorType(o.Type()) {
 				errVars[o] = true
@@ -753,7 +754,7 @@ func (a *analyzer) countedIn(body ast.Node, obj types.Object, tok token.Token) b
 		assign = token.SUB_ASSIGN
 	}
 	found := false
-	inspectNoLit(body, func(n ast.Node) bool {
+	astx.InspectNoLit(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IncDecStmt:
 			found = found || n.Tok == tok && a.objOf(n.X) == obj
@@ -770,7 +771,7 @@ func (a *analyzer) countedIn(body ast.Node, obj types.Object, tok token.Token) b
 // timeBounded reports whether e consults a clock or a context.
 func (a *analyzer) timeBounded(e ast.Node) bool {
 	found := false
-	inspectNoLit(e, func(n ast.Node) bool {
+	astx.InspectNoLit(e, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if fn := a.callee(call); fn != nil {
 				switch {
@@ -847,7 +848,7 @@ func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
 func (a *analyzer) loopBackoff(l *loop) Backoff {
 	var b Backoff
 	growing := false
-	inspectNoLit(l.body, func(n ast.Node) bool {
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			fn := a.callee(n)
@@ -896,7 +897,7 @@ func (a *analyzer) loopBackoff(l *loop) Backoff {
 // work (a halved buffer size, the next page), which is not a retry.
 func (a *analyzer) changesInput(l *loop, call *ast.CallExpr) bool {
 	assigned := map[types.Object]bool{}
-	inspectNoLit(l.body, func(n ast.Node) bool {
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if containsNode(n, call) {
@@ -1012,7 +1013,7 @@ func (a *analyzer) consumesExitingCall(l *loop, call *ast.CallExpr) bool {
 // periodic refresh or health check), not on failures.
 func (a *analyzer) inTickerCase(l *loop, ifs *ast.IfStmt) bool {
 	found := false
-	inspectNoLit(l.body, func(n ast.Node) bool {
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		cc, ok := n.(*ast.CommClause)
 		if !ok || found {
 			return !found
@@ -1056,7 +1057,7 @@ func (a *analyzer) contextSleep(n ast.Node) bool {
 		return false
 	}
 	found := false
-	inspectNoLit(n, func(n ast.Node) bool {
+	astx.InspectNoLit(n, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || found {
 			return !found

@@ -163,45 +163,6 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	return false
 }
 
-// enclosingFunc returns the innermost function declaration or literal
-// containing c.
-func enclosingFunc(c inspector.Cursor) ast.Node {
-	for p := range c.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if p == c {
-			continue
-		}
-		return p.Node()
-	}
-	return nil
-}
-
-// funcBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
-func funcBody(fn ast.Node) *ast.BlockStmt {
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		return fn.Body
-	case *ast.FuncLit:
-		return fn.Body
-	}
-	return nil
-}
-
-// inspectNoLit walks n, not descending into function literals.
-func inspectNoLit(n ast.Node, f func(ast.Node) bool) {
-	if n == nil {
-		return
-	}
-	if b, ok := n.(*ast.BlockStmt); ok && b == nil {
-		return // funcBody of a site at package level
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		return f(n)
-	})
-}
-
 // usesObj reports whether n refers to obj.
 func (a *analyzer) usesObj(n ast.Node, obj types.Object) bool {
 	found := false

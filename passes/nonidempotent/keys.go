@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -58,10 +59,10 @@ func (c *checker) isGenerator(call *ast.CallExpr) bool {
 func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	seen := make(map[types.Object]bool)
-	body := funcBody(fn)
+	body := astx.FuncBody(fn)
 	var visit func(n ast.Node, depth int)
 	visit = func(n ast.Node, depth int) {
-		inspectNoLit(n, func(n ast.Node) bool {
+		astx.InspectNoLit(n, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				if c.isGenerator(n) && !slices.Contains(out, n) {
@@ -108,7 +109,7 @@ func (c *checker) keyFact(fn *types.Func) *KeyFact {
 // a send wrapper that retries only some methods.
 func (c *checker) methodAware(r *request) bool {
 	found := false
-	ast.Inspect(funcBody(r.fn), func(n ast.Node) bool {
+	ast.Inspect(astx.FuncBody(r.fn), func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" && c.rootKind(r, sel.X, 0) == rootReq {
 			found = true
 		}
@@ -246,7 +247,7 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 		}
 	}
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) {
-		inspectNoLit(fd.Body, func(n ast.Node) bool {
+		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 && !f.Generates {
 				if len(c.generatorsOf(ret.Results[0], fd)) > 0 {
 					f.Generates = true

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
@@ -259,7 +260,7 @@ func (c *checker) findRegions() {
 		// for { if err := attempt(); err == nil { ... } }, where attempt
 		// is a closure defined in the function: its body runs per attempt.
 		// Closures started by go or defer run apart from the attempts.
-		inspectNoLit(s.Body, func(n ast.Node) bool {
+		astx.InspectNoLit(s.Body, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.GoStmt, *ast.DeferStmt:
 				return false

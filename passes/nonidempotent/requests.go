@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -74,7 +75,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 		}
 		return c.valueRequest(cur, call, m)
 	case (path == "net/http" || path == pathRetryable) && (recv == "" || recv == "Client") && (name == "Post" || name == "PostForm"):
-		r := &request{kind: kindPost, method: "POST", call: call, pos: call.Pos(), end: call.End(), fn: enclosingFunc(cur)}
+		r := &request{kind: kindPost, method: "POST", call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur)}
 		r.sends = []*ast.CallExpr{call}
 		return r
 	case path == pathResty && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
@@ -120,7 +121,7 @@ func (c *checker) valueRequest(cur inspector.Cursor, call *ast.CallExpr, method 
 			obj = c.varOf(p.Names[0])
 		}
 	}
-	fn := enclosingFunc(cur)
+	fn := astx.EnclosingFunc(cur)
 	if obj == nil || fn == nil {
 		return nil
 	}
@@ -136,7 +137,7 @@ func (c *checker) valueRequest(cur inspector.Cursor, call *ast.CallExpr, method 
 // c.R() and, when the chain starts at a variable, that variable's uses.
 func (c *checker) restyRequest(cur inspector.Cursor, call *ast.CallExpr, method string) *request {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	fn := enclosingFunc(cur)
+	fn := astx.EnclosingFunc(cur)
 	if !ok || fn == nil {
 		return nil
 	}
@@ -257,7 +258,7 @@ func (c *checker) headerMap(r *request, node ast.Node, m ast.Expr) {
 // collect finds the aliases of the request's variables and classifies
 // every use of them in the function.
 func (c *checker) collect(r *request) {
-	body := funcBody(r.fn)
+	body := astx.FuncBody(r.fn)
 	if body == nil {
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -81,40 +80,4 @@ func (c *checker) localLit(e ast.Expr) *ast.FuncLit {
 	}
 	lit, _ := ast.Unparen(vals[0]).(*ast.FuncLit)
 	return lit
-}
-
-// enclosingFunc returns the innermost function declaration or literal
-// containing cur.
-func enclosingFunc(cur inspector.Cursor) ast.Node {
-	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if p == cur {
-			continue
-		}
-		return p.Node()
-	}
-	return nil
-}
-
-// funcBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
-func funcBody(fn ast.Node) *ast.BlockStmt {
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		return fn.Body
-	case *ast.FuncLit:
-		return fn.Body
-	}
-	return nil
-}
-
-// inspectNoLit walks n, not descending into function literals.
-func inspectNoLit(n ast.Node, f func(ast.Node) bool) {
-	if n == nil {
-		return
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		return f(n)
-	})
 }

@@ -1,0 +1,50 @@
+// Package astx holds the small syntax walks the retry-site analysis and
+// the passes share.
+package astx
+
+import (
+	"go/ast"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// EnclosingFunc returns the innermost function declaration or literal
+// strictly containing cur, or nil at package level.
+func EnclosingFunc(cur inspector.Cursor) ast.Node {
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if p == cur {
+			continue
+		}
+		return p.Node()
+	}
+	return nil
+}
+
+// FuncBody returns the body of a *ast.FuncDecl or *ast.FuncLit, or nil.
+func FuncBody(fn ast.Node) *ast.BlockStmt {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return fn.Body
+	case *ast.FuncLit:
+		return fn.Body
+	}
+	return nil
+}
+
+// InspectNoLit walks n like ast.Inspect but does not descend into function
+// literals. A nil node, or a nil *ast.BlockStmt (the body of nothing), is
+// not walked.
+func InspectNoLit(n ast.Node, f func(ast.Node) bool) {
+	if n == nil {
+		return
+	}
+	if b, ok := n.(*ast.BlockStmt); ok && b == nil {
+		return
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		return f(n)
+	})
+}
