@@ -19,12 +19,12 @@ var (
 	stdImporter     types.Importer
 )
 
-// importerForStd returns a shared importer of standard packages from
-// source; it caches what it loads, so repeated calls (as in fuzzing) are
-// cheap after the first.
+// importerForStd returns a shared importer of the standard library's
+// export data; it caches what it loads, so repeated calls (as in fuzzing)
+// are cheap after the first.
 func importerForStd(fset *token.FileSet) types.Importer {
 	stdImporterOnce.Do(func() {
-		stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
+		stdImporter = importer.Default()
 	})
 	return stdImporter
 }
@@ -39,10 +39,18 @@ var ErrNotWellTyped = fmt.Errorf("source does not type-check")
 // returned. It exists for fuzz targets, which must not panic whatever the
 // input; it is not a substitute for analysistest.
 func RunOnSource(src string, analyzers ...*analysis.Analyzer) ([]analysis.Diagnostic, error) {
+	diags, _, err := RunOnSourceVersion(src, "", analyzers...)
+	return diags, err
+}
+
+// RunOnSourceVersion is RunOnSource with the file's Go version set (as a
+// go.mod would; "" for none), also returning the file set, so that a caller
+// can map the diagnostics' positions and apply their fixes.
+func RunOnSourceVersion(src, goVersion string, analyzers ...*analysis.Analyzer) ([]analysis.Diagnostic, *token.FileSet, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, ErrNotWellTyped
+		return nil, fset, ErrNotWellTyped
 	}
 	info := &types.Info{
 		Types:        map[ast.Expr]types.TypeAndValue{},
@@ -54,10 +62,10 @@ func RunOnSource(src string, analyzers ...*analysis.Analyzer) ([]analysis.Diagno
 		Instances:    map[*ast.Ident]types.Instance{},
 		FileVersions: map[*ast.File]string{},
 	}
-	conf := types.Config{Importer: importerForStd(fset), Error: func(error) {}}
+	conf := types.Config{Importer: importerForStd(fset), GoVersion: goVersion, Error: func(error) {}}
 	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
 	if err != nil {
-		return nil, ErrNotWellTyped
+		return nil, fset, ErrNotWellTyped
 	}
 	facts := map[types.Object][]analysis.Fact{}
 	results := map[*analysis.Analyzer]any{}
@@ -113,8 +121,8 @@ func RunOnSource(src string, analyzers ...*analysis.Analyzer) ([]analysis.Diagno
 	}
 	for _, a := range analyzers {
 		if err := runOne(a); err != nil {
-			return diags, err
+			return diags, fset, err
 		}
 	}
-	return diags, nil
+	return diags, fset, nil
 }

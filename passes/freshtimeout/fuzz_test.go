@@ -1,20 +1,16 @@
 package freshtimeout_test
 
 import (
+	"errors"
 	"fmt"
-	"go/ast"
-	"go/importer"
-	"go/parser"
 	"go/token"
-	"go/types"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/rltest"
 	"github.com/retrylint/retrylint/passes/freshtimeout"
 )
 
@@ -71,9 +67,6 @@ var fuzzSeeds = [][2]string{
 	{"ctx context.Context", "}\n\nfunc g(_ context.Context) {\nc, cancel := context.WithTimeout(context.TODO(), time.Second)\ndefer cancel()\nuse(c)"},
 }
 
-// fuzzImporter is shared by all inputs: it caches the standard library.
-var fuzzImporter = importer.Default()
-
 func FuzzFreshTimeout(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s[0], s[1])
@@ -127,50 +120,19 @@ func FuzzFreshTimeout(f *testing.F) {
 	})
 }
 
-// analyze parses and type-checks src and runs the analyzer on it through
-// a hand-made pass. ok is false if src does not type-check.
+// analyze type-checks src and runs the analyzer on it (rltest's in-process
+// driver), with edit positions turned into offsets. ok is false if src does
+// not type-check.
 func analyze(t *testing.T, src string) (diags []analysis.Diagnostic, ok bool) {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
+	diags, fset, err := rltest.RunOnSourceVersion(src, "go1.22", freshtimeout.Analyzer)
+	if errors.Is(err, rltest.ErrNotWellTyped) {
 		return nil, false
 	}
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		FileVersions: map[*ast.File]string{},
-	}
-	conf := &types.Config{Importer: fuzzImporter, GoVersion: "go1.22", Error: func(error) {}}
-	pkg, err := conf.Check("p", fset, []*ast.File{file}, info)
 	if err != nil {
-		return nil, false
-	}
-	files := []*ast.File{file}
-	pass := &analysis.Pass{
-		Analyzer:   freshtimeout.Analyzer,
-		Fset:       fset,
-		Files:      files,
-		Pkg:        pkg,
-		TypesInfo:  info,
-		TypesSizes: types.SizesFor("gc", "amd64"),
-		ResultOf:   map[*analysis.Analyzer]any{inspect.Analyzer: inspector.New(files)},
-		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
-		ReadFile: func(name string) ([]byte, error) {
-			if name != "p.go" {
-				return nil, fmt.Errorf("unexpected file %s", name)
-			}
-			return []byte(src), nil
-		},
-	}
-	if _, err := freshtimeout.Analyzer.Run(pass); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	tf := fset.File(file.Pos())
+	var tf *token.File
+	fset.Iterate(func(f *token.File) bool { tf = f; return false })
 	for _, d := range diags {
 		for _, fix := range d.SuggestedFixes {
 			for _, e := range fix.TextEdits {
