@@ -7,6 +7,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -127,7 +128,9 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	if len(analyzers) == 0 {
 		return 0 // every pass switched off, as multichecker does
 	}
+	start := time.Now()
 	pkgs, err := driver.Load("", patterns, lf.tests)
+	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "retrylint:", err)
 		return 1
@@ -142,6 +145,7 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		return 1
 	}
 	if strings.Contains(lf.debug, "t") {
+		fmt.Fprintf(os.Stderr, "load and type-check: %.3fs; analysis: %.3fs\n", loaded.Sub(start).Seconds(), time.Since(loaded).Seconds())
 		printTiming(graph)
 	}
 	switch {

@@ -20,6 +20,29 @@ func EnclosingFunc(cur inspector.Cursor) ast.Node {
 	return nil
 }
 
+// Find returns the cursor of n within the tree under root. Unlike
+// Cursor.FindNode, which visits every node before n, it descends by
+// position and skips the subtrees that do not contain n, so it costs little
+// even when called once per function of a large package.
+func Find(root inspector.Cursor, n ast.Node) (inspector.Cursor, bool) {
+	if n == nil || !n.Pos().IsValid() || n.End() < n.Pos() {
+		return root.FindNode(n)
+	}
+	cur, ok := root.FindByPos(n.Pos(), n.End())
+	for ok {
+		if cur.Node() == n {
+			return cur, true
+		}
+		if cur == root {
+			break
+		}
+		cur = cur.Parent()
+	}
+	// Nodes that share their span with a sibling (rare, synthetic) fall back
+	// to the linear search.
+	return root.FindNode(n)
+}
+
 // FuncBody returns the body of a *ast.FuncDecl or *ast.FuncLit, or nil.
 func FuncBody(fn ast.Node) *ast.BlockStmt {
 	switch fn := fn.(type) {

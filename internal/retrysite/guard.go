@@ -15,43 +15,43 @@ func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
 	if fn == nil {
 		return nil
 	}
-	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
-	var budget ast.Expr
-	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "" {
-		budget = sel.X
+	kind, receiver := a.guardKind(fn)
+	if kind == 0 {
+		return nil
 	}
-	g := &Guard{Call: call, Budget: budget, Desc: a.render(call.Fun)}
+	g := &Guard{Kind: kind, Call: call, Desc: a.render(call.Fun)}
+	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && receiver {
+		g.Budget = sel.X
+	}
+	return g
+}
+
+// guardKind returns what kind of budget check a call of fn is, if any, and
+// whether the budget is the receiver of the call.
+func (a *analyzer) guardKind(fn *types.Func) (kind GuardKind, receiver bool) {
+	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
 	switch {
 	case path == "golang.org/x/time/rate" && recv == "Limiter":
 		switch name {
 		case "Allow", "AllowN", "Wait", "WaitN", "Reserve", "ReserveN":
-			g.Kind = GuardLimiter
-			return g
+			return GuardLimiter, true
 		}
-		return nil
+		return 0, false
 	case (path == "github.com/sony/gobreaker" || path == "github.com/sony/gobreaker/v2") && (name == "Execute" || name == "Allow"):
-		g.Kind = GuardBreaker
-		return g
+		return GuardBreaker, recv != ""
 	case path == "github.com/afex/hystrix-go/hystrix" && (name == "Do" || name == "DoC" || name == "Go" || name == "GoC"):
-		g.Kind, g.Budget = GuardBreaker, nil
-		return g
+		return GuardBreaker, false
 	}
 	if a.funcs[path+"."+name] || recv != "" && a.funcs[path+"."+recv+"."+name] {
-		g.Kind = GuardListed
-		return g
+		return GuardListed, recv != ""
 	}
 	if recv != "" && a.methods[name] && verdictResult(fn) {
-		g.Kind = GuardMethod
-		return g
+		return GuardMethod, true
 	}
-	if a.pass.ImportObjectFact(fn, new(GuardFact)) {
-		g.Kind = GuardFunc
-		if recv == "" {
-			g.Budget = nil
-		}
-		return g
+	if a.guardFuncs[fn] {
+		return GuardFunc, recv != ""
 	}
-	return nil
+	return 0, false
 }
 
 // verdictResult reports whether fn's last result is a bool or an error,
@@ -104,6 +104,9 @@ func (a *analyzer) loopGuard(l *loop, attempt *ast.CallExpr) *Guard {
 // verdict: a bool or error result and a budget check in the body. A few
 // rounds let a check that calls another local check be found too.
 func (a *analyzer) exportGuardFacts() {
+	if !a.mayGuard() {
+		return
+	}
 	var decls []*ast.FuncDecl
 	for _, f := range a.pass.Files {
 		for _, d := range f.Decls {
@@ -127,6 +130,7 @@ func (a *analyzer) exportGuardFacts() {
 			}
 			if a.returnsGuard(fd) {
 				a.pass.ExportObjectFact(fn, new(GuardFact))
+				a.guardFuncs[fn] = true
 				done[fd], changed = true, true
 			}
 		}
@@ -134,6 +138,35 @@ func (a *analyzer) exportGuardFacts() {
 			break
 		}
 	}
+}
+
+// mayGuard reports whether a call in the package can be a budget check at
+// all: the package imports a limiter or breaker, calls a method with a
+// budget method's name or a dependency's check, or checks are listed by
+// name. Most packages do none of these and skip the search.
+func (a *analyzer) mayGuard() bool {
+	if len(a.funcs) > 0 {
+		return true
+	}
+	imported := make(map[*types.Package]bool)
+	for _, p := range a.pass.Pkg.Imports() {
+		switch typesx.TrimVendor(p.Path()) {
+		case "golang.org/x/time/rate", "github.com/sony/gobreaker", "github.com/sony/gobreaker/v2", "github.com/afex/hystrix-go/hystrix":
+			return true
+		}
+		imported[p] = true
+	}
+	for fn := range a.guardFuncs {
+		if imported[fn.Pkg()] {
+			return true // a function called as pkg.F
+		}
+	}
+	for _, sel := range a.pass.TypesInfo.Selections {
+		if fn, ok := sel.Obj().(*types.Func); ok && (a.methods[fn.Name()] || a.guardFuncs[fn]) {
+			return true // a method, called as x.M
+		}
+	}
+	return false
 }
 
 // returnsGuard reports whether a function's body asks a budget and uses

@@ -85,6 +85,7 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 			}
 		}
 		a.pass.ExportObjectFact(fn, f)
+		a.helperFuncs[fn] = f
 		return true
 	}
 	return false
@@ -136,18 +137,21 @@ func paramIndex(a *analyzer, e ast.Expr, params *types.Tuple) (int, bool) {
 // findHelperCalls records the calls of retry helpers not yet seen; it
 // reports whether it found any.
 func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
+	if len(a.helperFuncs) == 0 {
+		return false
+	}
 	found := false
 	for cur := range a.insp.Root().Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if seen[call] {
+		if len(call.Args) == 0 || seen[call] {
 			continue
 		}
 		fn := a.callee(call)
 		if fn == nil {
 			continue
 		}
-		var f HelperFact
-		if !a.pass.ImportObjectFact(fn, &f) || f.Op >= len(call.Args) {
+		f := a.helperFuncs[fn]
+		if f == nil || f.Op >= len(call.Args) {
 			continue
 		}
 		seen[call], found = true, true

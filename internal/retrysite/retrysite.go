@@ -280,7 +280,20 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		return &Sites{methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
+	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs),
+		guardFuncs: make(map[*types.Func]bool), helperFuncs: make(map[*types.Func]*HelperFact)}
+	for _, f := range pass.AllObjectFacts() {
+		fn, ok := f.Object.(*types.Func)
+		if !ok {
+			continue
+		}
+		switch fact := f.Fact.(type) {
+		case *GuardFact:
+			a.guardFuncs[fn] = true
+		case *HelperFact:
+			a.helperFuncs[fn] = fact
+		}
+	}
 	a.exportGuardFacts()
 	a.findLoops()
 	a.findLibrary()

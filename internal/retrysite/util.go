@@ -22,6 +22,12 @@ type analyzer struct {
 	funcs   map[string]bool // extra budget checks
 	sites   []*Site
 
+	// The functions known as budget checks and retry helpers, from the
+	// facts of the dependencies and of this package: looking a callee up
+	// here is cheaper than importing a fact for every call.
+	guardFuncs  map[*types.Func]bool
+	helperFuncs map[*types.Func]*HelperFact
+
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
 }

@@ -28,15 +28,44 @@ type config struct {
 
 // values returns the package's value index, built on first use.
 func (c *checker) values() *valueIndex {
+	if c.pkgVals == nil {
+		c.pkgVals = newValueIndex()
+		for _, f := range c.pass.Files {
+			c.index(c.pkgVals, f)
+		}
+	}
+	return c.pkgVals
+}
+
+// bodyValues returns the value index of one function body, function
+// literals included: all that is known of the variables declared in it,
+// at the cost of walking the body alone.
+func (c *checker) bodyValues(body *ast.BlockStmt) *valueIndex {
 	if c.pkgVals != nil {
 		return c.pkgVals
 	}
-	ix := &valueIndex{
+	ix := c.bodyVals[body]
+	if ix == nil {
+		ix = newValueIndex()
+		c.index(ix, body)
+		if c.bodyVals == nil {
+			c.bodyVals = make(map[*ast.BlockStmt]*valueIndex)
+		}
+		c.bodyVals[body] = ix
+	}
+	return ix
+}
+
+func newValueIndex() *valueIndex {
+	return &valueIndex{
 		vals:  make(map[types.Object][]ast.Expr),
 		cfgs:  make(map[types.Object][]config),
 		fills: make(map[types.Object][]*ast.CallExpr),
 	}
-	c.pkgVals = ix
+}
+
+// index adds to ix the stores, configuration calls and fills under root.
+func (c *checker) index(ix *valueIndex, root ast.Node) {
 	store := func(lhs, rhs ast.Expr) {
 		if obj := c.storeTarget(lhs); obj != nil {
 			ix.vals[obj] = append(ix.vals[obj], rhs)
@@ -49,47 +78,44 @@ func (c *checker) values() *valueIndex {
 			}
 		}
 	}
-	for _, f := range c.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-					break
-				}
-				if len(n.Lhs) == len(n.Rhs) {
-					for i := range n.Lhs {
-						store(n.Lhs[i], n.Rhs[i])
-					}
-				} else if len(n.Rhs) == 1 {
-					store(n.Lhs[0], n.Rhs[0])
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					if len(n.Names) == len(n.Values) {
-						store(name, n.Values[i])
-					} else if len(n.Values) == 1 && i == 0 {
-						store(name, n.Values[0])
-					}
-				}
-			case *ast.CompositeLit:
-				for _, elt := range n.Elts {
-					kv, ok := elt.(*ast.KeyValueExpr)
-					if !ok {
-						continue
-					}
-					if k, ok := kv.Key.(*ast.Ident); ok {
-						if v, ok := c.pass.TypesInfo.Uses[k].(*types.Var); ok && v.IsField() {
-							ix.vals[v] = append(ix.vals[v], kv.Value)
-						}
-					}
-				}
-			case *ast.CallExpr:
-				c.indexCall(ix, n)
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+				break
 			}
-			return true
-		})
-	}
-	return ix
+			if len(n.Lhs) == len(n.Rhs) {
+				for i := range n.Lhs {
+					store(n.Lhs[i], n.Rhs[i])
+				}
+			} else if len(n.Rhs) == 1 {
+				store(n.Lhs[0], n.Rhs[0])
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if len(n.Names) == len(n.Values) {
+					store(name, n.Values[i])
+				} else if len(n.Values) == 1 && i == 0 {
+					store(name, n.Values[0])
+				}
+			}
+		case *ast.CompositeLit:
+			for _, elt := range n.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if k, ok := kv.Key.(*ast.Ident); ok {
+					if v, ok := c.pass.TypesInfo.Uses[k].(*types.Var); ok && v.IsField() {
+						ix.vals[v] = append(ix.vals[v], kv.Value)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			c.indexCall(ix, n)
+		}
+		return true
+	})
 }
 
 // storeTarget returns the variable or field that an expression stored to

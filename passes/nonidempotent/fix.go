@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -452,7 +453,7 @@ func (c *checker) declaredElsewhere(anchor ast.Stmt, v types.Object) bool {
 // outerFunc returns the outermost function declaration or literal that
 // holds n.
 func (c *checker) outerFunc(n ast.Node) ast.Node {
-	cur, ok := c.insp.Root().FindNode(n)
+	cur, ok := astx.Find(c.insp.Root(), n)
 	if !ok {
 		return n
 	}
@@ -466,7 +467,7 @@ func (c *checker) outerFunc(n ast.Node) ast.Node {
 // stmtOf returns the statement of a statement list (a block or a case)
 // that holds n, not n itself when n is a block.
 func (c *checker) stmtOf(n ast.Node) ast.Stmt {
-	cur, ok := c.insp.Root().FindNode(n)
+	cur, ok := astx.Find(c.insp.Root(), n)
 	if !ok {
 		return nil
 	}

@@ -60,6 +60,11 @@ func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	seen := make(map[types.Object]bool)
 	body := astx.FuncBody(fn)
+	if body != nil && !c.mayGenerate(body) {
+		// No variable of the body can hold a generated value: look at e
+		// alone, without the package's value index.
+		body = nil
+	}
 	var visit func(n ast.Node, depth int)
 	visit = func(n ast.Node, depth int) {
 		astx.InspectNoLit(n, func(n ast.Node) bool {
@@ -74,7 +79,7 @@ func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 					return true
 				}
 				seen[v] = true
-				ix := c.values()
+				ix := c.bodyValues(body)
 				for _, val := range ix.vals[v] {
 					visit(val, depth+1)
 				}
@@ -89,6 +94,20 @@ func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 	}
 	visit(e, 0)
 	return out
+}
+
+// mayGenerate reports whether body, function literals included, calls a
+// generator or fills a buffer from crypto/rand through package io: without
+// such a call no value of the body is generated.
+func (c *checker) mayGenerate(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && !found {
+			found = c.isGenerator(call) || typesx.PkgPath(c.callee(call)) == "io"
+		}
+		return !found
+	})
+	return found
 }
 
 // keyFact returns what is known about fn's handling of idempotency keys,
@@ -179,26 +198,62 @@ func (c *checker) exportFacts() {
 			cands = append(cands, cand{fd, fn})
 		}
 	}
-	for round := 0; round < 4; round++ {
-		changed := false
-		for _, cd := range cands {
-			f := c.computeFact(cd.decl, cd.fn)
-			old := c.local[cd.fn]
-			if f.empty() {
-				if old != nil {
-					delete(c.local, cd.fn)
-					changed = true
+	// A function's fact depends on the facts of the functions of this
+	// package it calls; after the first round only the callers of a function
+	// whose fact changed are computed again.
+	index := make(map[*types.Func]int, len(cands))
+	for i, cd := range cands {
+		index[cd.fn] = i
+	}
+	callers := make([][]int, len(cands))
+	for i, cd := range cands {
+		seen := map[int]bool{}
+		ast.Inspect(cd.decl.Body, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func); ok {
+				if j, ok := index[fn]; ok && !seen[j] {
+					seen[j] = true
+					callers[j] = append(callers[j], i)
 				}
+			}
+			return false
+		})
+	}
+	dirty := make([]bool, len(cands))
+	for i := range dirty {
+		dirty[i] = true
+	}
+	for round := 0; round < 4; round++ {
+		next := make([]bool, len(cands))
+		changed := false
+		for i, cd := range cands {
+			if !dirty[i] {
 				continue
 			}
-			if old == nil || old.String() != f.String() {
+			f := c.computeFact(cd.decl, cd.fn)
+			old := c.local[cd.fn]
+			switch {
+			case f.empty() && old == nil:
+				continue
+			case f.empty():
+				delete(c.local, cd.fn)
+			case old == nil || old.String() != f.String():
 				c.local[cd.fn] = f
-				changed = true
+			default:
+				continue
+			}
+			changed = true
+			for _, j := range callers[i] {
+				next[j] = true
 			}
 		}
 		if !changed {
 			break
 		}
+		dirty = next
 	}
 	for _, cd := range cands {
 		if f := c.local[cd.fn]; f != nil {

@@ -180,14 +180,15 @@ func (f *KeyFact) empty() bool {
 
 // checker holds the state of one run over a package.
 type checker struct {
-	pass    *analysis.Pass
-	insp    *inspector.Inspector
-	sites   []*retrysite.Site
-	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
-	local   map[*types.Func]*KeyFact             // facts of this package's functions
-	pkgVals *valueIndex                          // values stored in fields and package variables
-	headers *headerFlag                          // the idempotency-key header names
-	done    map[token.Pos]bool                   // reported positions
+	pass     *analysis.Pass
+	insp     *inspector.Inspector
+	sites    []*retrysite.Site
+	regions  map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
+	local    map[*types.Func]*KeyFact             // facts of this package's functions
+	pkgVals  *valueIndex                          // values stored in fields and package variables
+	bodyVals map[*ast.BlockStmt]*valueIndex       // per function body, until pkgVals is built
+	headers  *headerFlag                          // the idempotency-key header names
+	done     map[token.Pos]bool                   // reported positions
 }
 
 func run(pass *analysis.Pass, headers *headerFlag) (any, error) {
@@ -285,7 +286,7 @@ type region struct {
 // first. A function literal is a boundary unless it is itself the
 // operation of a retry site.
 func (c *checker) regionsOf(n ast.Node) []region {
-	cur, ok := c.insp.Root().FindNode(n)
+	cur, ok := astx.Find(c.insp.Root(), n)
 	if !ok {
 		return nil
 	}
@@ -485,7 +486,7 @@ func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
 			vars = append(vars, v)
 		}
 	}
-	cur, ok := c.insp.Root().FindNode(as)
+	cur, ok := astx.Find(c.insp.Root(), as)
 	if !ok {
 		return false
 	}

@@ -263,7 +263,7 @@ func (c *checker) collect(r *request) {
 		return
 	}
 	c.aliases(r, body)
-	bodyCur, ok := c.insp.Root().FindNode(body)
+	bodyCur, ok := astx.Find(c.insp.Root(), body)
 	if !ok {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
 )
 
@@ -482,7 +483,7 @@ func (c *checker) unkeyedLiteral(st *ast.StructType) bool {
 
 // parentOf returns the parent of n in the syntax tree.
 func (c *checker) parentOf(n ast.Node) ast.Node {
-	cur, ok := c.insp.Root().FindNode(n)
+	cur, ok := astx.Find(c.insp.Root(), n)
 	if !ok {
 		return nil
 	}

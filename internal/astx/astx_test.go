@@ -1,0 +1,55 @@
+package astx_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/astx"
+)
+
+// TestFind checks that Find locates every node of real files, among them
+// the shapes whose spans coincide (an expression statement and its call, a
+// parenthesized expression, a function's name and type) and that it
+// reports a node from another tree as absent.
+func TestFind(t *testing.T) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range []string{"net/http/client.go", "go/ast/walk.go", "sort/sort.go"} {
+		f, err := parser.ParseFile(fset, filepath.Join(runtime.GOROOT(), "src", name), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	src := "package p\nfunc f() { g(); (g)(); x := (1); _ = x; func(){}() }\nfunc g() {}\n"
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, f)
+	in := inspector.New(files)
+	n := 0
+	for cur := range in.Root().Preorder() {
+		got, ok := astx.Find(in.Root(), cur.Node())
+		if !ok || got != cur {
+			t.Fatalf("Find(%T at %s) = %v, %v; want the node's own cursor", cur.Node(), fset.Position(cur.Node().Pos()), got.Node(), ok)
+		}
+		n++
+	}
+	if n < 1000 {
+		t.Fatalf("walked only %d nodes", n)
+	}
+	other, err := parser.ParseFile(token.NewFileSet(), "q.go", "package q\nfunc h() {}\n", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := astx.Find(in.Root(), other.Decls[0]); ok {
+		t.Error("Find reported a node of another tree as present")
+	}
+}
