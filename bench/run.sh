@@ -82,3 +82,6 @@ done
 for i in "${which[@]}"; do
 	printf '%-16s %9.2f %8.2fx %9.0f %8.2fx\n' "${names[$i]}" "${w[$i]}" "$(echo "${w[$i]} / ${w[0]}" | bc -l)" "${m[$i]}" "$(echo "${m[$i]} / ${m[0]}" | bc -l)"
 done
+# The target for an analyzer with facts: its cost beside the floor with the
+# same loading needs.
+printf 'retrylint / floor+facts: wall %.2fx, peak memory %.2fx\n' "$(echo "${w[2]} / ${w[1]}" | bc -l)" "$(echo "${m[2]} / ${m[1]}" | bc -l)"

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	}
 	repoRoot = root
 	code := 0
-	if os.Getenv("RETRYLINT_E2E") == "1" {
+	if os.Getenv("RETRYLINT_E2E") == "1" || os.Getenv("RETRYLINT_FIXCHECK") == "1" {
 		dir, err := os.MkdirTemp("", "retrylint-e2e-")
 		if err != nil {
 			panic(err)

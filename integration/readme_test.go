@@ -31,6 +31,12 @@ func TestREADME(t *testing.T) {
 			t.Errorf("hook %s: missing from .pre-commit-hooks.yaml or the README", id)
 		}
 	}
+	// The fix check the README shows is the step .ci/run runs.
+	ci := readFile(t, filepath.Join(repoRoot, ".ci", "run"))
+	const fixcheck = "RETRYLINT_FIXCHECK=1 go test -count=1 -timeout 15m -run '^TestFixesOnRealModules$' -v ./integration/"
+	if !strings.Contains(readme, "\n"+fixcheck+"\n") || !strings.Contains(ci, " "+fixcheck+"\n") {
+		t.Errorf("README.md and .ci/run do not both run the fix check as %q", fixcheck)
+	}
 	for _, section := range []string{"## golangci-lint", "## pre-commit", "## go vet", "## SARIF / GitHub code scanning", "## Monorepos (go.work)"} {
 		if !strings.Contains(readme, "\n"+section+"\n") {
 			t.Errorf("README.md has no section %q", section)

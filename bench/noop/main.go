@@ -4,7 +4,11 @@
 // x/tools' standalone driver). With -facts the analyzer declares a fact
 // type, which is what makes drivers compute facts.
 //
-//	noop [-facts] [-multichecker] [-test=false] packages
+//	noop [-facts] [-multichecker] [-test=false] [-t] packages
+//	go vet -vettool=$(which noop) packages   # a no-op vet tool
+//
+// Linked with -ldflags=-X=main.vetFacts=true, the vet tool declares the
+// fact type, and go vet then runs it on every dependency too.
 package main
 
 import (
@@ -13,10 +17,13 @@ import (
 	"go/ast"
 	"os"
 	"reflect"
+	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/analysis/unitchecker"
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/driver"
@@ -45,18 +52,39 @@ func analyzer(facts bool) *analysis.Analyzer {
 	return a
 }
 
+// vetFacts is set to "true" at link time (-ldflags=-X main.vetFacts=true)
+// for the vet tool that declares a fact type: go vet passes the tool no
+// flags of ours, and a binary per variant keeps go vet's cache keys apart.
+var vetFacts string
+
+// vetMode reports whether go vet invoked the binary as its -vettool: to ask
+// its version or flags, or to analyze one package described by a .cfg file.
+func vetMode(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	return strings.HasPrefix(args[0], "-V=") || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
 func main() {
+	if vetMode(os.Args[1:]) {
+		unitchecker.Main(analyzer(vetFacts == "true"))
+		return
+	}
 	fs := flag.NewFlagSet("noop", flag.ExitOnError)
 	facts := fs.Bool("facts", false, "declare a fact type")
 	mc := fs.Bool("multichecker", false, "run through x/tools' multichecker instead of retrylint's driver")
 	tests := fs.Bool("test", true, "analyze test files too")
+	timing := fs.Bool("t", false, "print the time of loading and of analysis")
 	fs.Parse(os.Args[1:])
 	if *mc {
 		os.Args = append([]string{os.Args[0], fmt.Sprintf("-test=%t", *tests)}, fs.Args()...)
 		multichecker.Main(analyzer(*facts))
 		return
 	}
+	start := time.Now()
 	pkgs, err := driver.Load("", fs.Args(), *tests)
+	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)
@@ -64,5 +92,8 @@ func main() {
 	if _, err := driver.Analyze([]*analysis.Analyzer{analyzer(*facts)}, pkgs, false); err != nil {
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)
+	}
+	if *timing {
+		fmt.Fprintf(os.Stderr, "load and type-check: %.3fs; analysis: %.3fs\n", loaded.Sub(start).Seconds(), time.Since(loaded).Seconds())
 	}
 }

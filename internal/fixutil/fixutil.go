@@ -98,8 +98,15 @@ func FileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 
 // ZeroValue returns source text for the zero value of t, as seen from
 // package pkg, or "" when it cannot be written simply (a struct or array
-// of a type from a package the file may not import).
+// of a type from a package the file may not import). A type parameter's
+// zero value is *new(T): nil is not one, whatever its constraint.
 func ZeroValue(t types.Type, pkg *types.Package) string {
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		if name := tp.Obj().Name(); name != "_" {
+			return "*new(" + name + ")"
+		}
+		return ""
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {

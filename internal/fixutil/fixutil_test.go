@@ -1,6 +1,12 @@
 package fixutil
 
-import "testing"
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
 
 func TestIdentName(t *testing.T) {
 	for in, want := range map[string]string{
@@ -16,5 +22,36 @@ func TestIdentName(t *testing.T) {
 		if got := IdentName(in); got != want {
 			t.Errorf("IdentName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestZeroValue(t *testing.T) {
+	const src = `package p
+
+type S struct{}
+type I interface{ M() }
+
+func f[T any, P interface{ *int | *string }, _ any](T, P) (t T, p P, s S, i I, b bool, n int, str string, sl []int, ptr *S) {
+	return
+}
+`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := new(types.Config).Check("p", fset, []*ast.File{file}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := pkg.Scope().Lookup("f").Type().(*types.Signature)
+	want := []string{"*new(T)", "*new(P)", "S{}", "nil", "false", "0", `""`, "nil", "nil"}
+	for i := range sig.Results().Len() {
+		if got := ZeroValue(sig.Results().At(i).Type(), pkg); got != want[i] {
+			t.Errorf("ZeroValue(%s) = %q, want %q", sig.Results().At(i).Type(), got, want[i])
+		}
+	}
+	if got := ZeroValue(sig.TypeParams().At(2), pkg); got != "" {
+		t.Errorf("ZeroValue of the blank type parameter = %q, want \"\"", got)
 	}
 }

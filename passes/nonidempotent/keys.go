@@ -214,7 +214,7 @@ func (c *checker) exportFacts() {
 				return true
 			}
 			if fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func); ok {
-				if j, ok := index[fn]; ok && !seen[j] {
+				if j, ok := index[fn.Origin()]; ok && !seen[j] {
 					seen[j] = true
 					callers[j] = append(callers[j], i)
 				}

@@ -37,3 +37,18 @@ func get(c *http.Client) (*http.Response, error) {
 	}
 	return nil, http.ErrHandlerTimeout
 }
+
+// A generic retry: the failure path returns the type parameter's zero
+// value, *new(T), not nil.
+func retryValue[T any](ctx context.Context, op func(context.Context) (T, error)) (T, error) {
+	for tries := 1; ; tries++ { // want `up to 4 attempts`
+		v, err := op(ctx)
+		if err == nil {
+			return v, nil
+		}
+		if tries >= 4 {
+			return v, err
+		}
+		time.Sleep(time.Second)
+	}
+}

@@ -1,0 +1,253 @@
+package integration_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixModules are public modules of the corpus (../shared/corpus, at the
+// versions its go.mod pins) whose retry code retrylint has fixes for: retry
+// loops in the connection handling of amqp091-go, go-nsq, gocql and
+// memberlist, backoff's own (generic) retry loop, and a fresh timeout in a
+// test of openai-go. They have few dependencies, so that the check stays
+// within its time limit on a cold cache; of openai-go, whose generated API
+// package alone takes minutes to compile, only the package with the
+// finding is checked.
+var fixModules = []struct {
+	modver string
+	pkgs   []string // the patterns checked, ./... when empty
+}{
+	{modver: "github.com/cenkalti/backoff/v5@v5.0.3"},
+	{modver: "github.com/rabbitmq/amqp091-go@v1.16.0"},
+	{modver: "github.com/nsqio/go-nsq@v1.1.0"},
+	{modver: "github.com/gocql/gocql@v1.7.0"},
+	{modver: "github.com/hashicorp/memberlist@v0.7.0"},
+	{modver: "github.com/openai/openai-go/v3@v3.99.0", pkgs: []string{"./packages/websocket/..."}},
+}
+
+// TestFixesOnRealModules copies real modules from the module proxy to a
+// scratch directory, applies retrylint -fix to their packages (tests
+// included), and checks that every module still builds and passes go vet,
+// and that a second run reports none of the diagnostics that were fixed and
+// nothing new. It logs the diff the fixes make.
+//
+// It is slow (it downloads and compiles the modules and their
+// dependencies), so it runs only with RETRYLINT_FIXCHECK=1; .ci/run runs it
+// as a step of its own:
+//
+//	RETRYLINT_FIXCHECK=1 go test -count=1 -timeout 15m -run TestFixesOnRealModules -v ./integration/
+func TestFixesOnRealModules(t *testing.T) {
+	if os.Getenv("RETRYLINT_FIXCHECK") != "1" {
+		t.Skip("fix check on real modules: set RETRYLINT_FIXCHECK=1 to run it (it needs the Go module proxy)")
+	}
+	work := t.TempDir()
+	budgetDir := filepath.Join(work, "budget")
+	copyDir(t, filepath.Join(repoRoot, "budget"), budgetDir)
+	// The fixes that add a budget import github.com/retrylint/retrylint/budget
+	// (-fixedattempts.budget-module): each module requires it, from the
+	// checkout, as a user who ran go get would.
+	flags := []string{"-fixedattempts.budget-module"}
+
+	total := struct{ diags, fixable, files int }{}
+	for _, m := range fixModules {
+		modver, pkgs := m.modver, m.pkgs
+		if len(pkgs) == 0 {
+			pkgs = []string{"./..."}
+		}
+		mod, _, _ := strings.Cut(modver, "@")
+		t.Run(modName(mod), func(t *testing.T) {
+			start := time.Now()
+			dir := filepath.Join(work, strings.ReplaceAll(mod, "/", "_"))
+			download := run(t, work, goEnv, "go", "mod", "download", "-json", modver)
+			var info struct{ Dir, Error string }
+			if err := json.Unmarshal([]byte(download.stdout), &info); err != nil || info.Dir == "" {
+				t.Fatalf("go mod download %s: %v %s\n%s", modver, err, info.Error, download)
+			}
+			copyDir(t, info.Dir, dir)
+			mustRun(t, dir, "go", "mod", "edit",
+				"-require=github.com/retrylint/retrylint/budget@v0.0.0",
+				"-replace=github.com/retrylint/retrylint/budget="+budgetDir)
+			mustRun(t, dir, "go", "mod", "download")
+			mustRun(t, dir, "go", append([]string{"build"}, pkgs...)...)
+			mustRun(t, dir, "go", append([]string{"vet"}, pkgs...)...)
+
+			before := lintJSON(t, dir, append(flags, pkgs...)...)
+			fixable := 0
+			for _, d := range before {
+				if d.fixed {
+					fixable++
+				}
+			}
+			diff := run(t, dir, goEnv, retrylint, append(append([]string{"-fix", "-diff"}, flags...), pkgs...)...)
+			t.Logf("retrylint -fix -diff:\n%s", diff.stdout)
+			// Overlapping fixes are applied one per run: run until none is
+			// left, three times at most.
+			for i := 0; i < 3; i++ {
+				r := run(t, dir, goEnv, retrylint, append(append([]string{"-fix"}, flags...), pkgs...)...)
+				if r.code != 0 && r.code != 3 {
+					t.Fatalf("retrylint -fix: %s", r)
+				}
+				if !strings.Contains(r.stderr, "skipped") {
+					break
+				}
+			}
+			files := changedGoFiles(t, info.Dir, dir)
+
+			if r := run(t, dir, goEnv, "go", append([]string{"build"}, pkgs...)...); r.code != 0 {
+				t.Errorf("go build after the fixes: %s", r)
+			}
+			if r := run(t, dir, goEnv, "go", append([]string{"vet"}, pkgs...)...); r.code != 0 {
+				t.Errorf("go vet after the fixes (it passed before them): %s", r)
+			}
+			after := lintJSON(t, dir, append(flags, pkgs...)...)
+			// Compare by file, pass and message: the fixes move lines. What
+			// is reported after the fixes must have been reported, without a
+			// fix, before them. (A fix may settle more than its own
+			// diagnostic: a budget on an inner retry ends the nesting.)
+			unfixed := map[string]int{}
+			for _, d := range before {
+				if !d.fixed {
+					unfixed[d.key()]++
+				}
+			}
+			for _, d := range after {
+				if unfixed[d.key()] == 0 {
+					t.Errorf("after the fixes: %s (fix: %t), not reported without a fix before them", d, d.fixed)
+					continue
+				}
+				unfixed[d.key()]--
+			}
+			if t.Failed() {
+				t.Logf("before the fixes:\n%s\nafter:\n%s", diagList(before), diagList(after))
+			}
+			t.Logf("%s: %d diagnostics, %d with a fix, %d files changed; %d left after the fixes; %s",
+				modver, len(before), fixable, files, len(after), time.Since(start).Round(time.Second))
+			total.diags += len(before)
+			total.fixable += fixable
+			total.files += files
+		})
+	}
+	t.Logf("%d modules: %d diagnostics, %d fixed, %d files changed", len(fixModules), total.diags, total.fixable, total.files)
+	if total.fixable == 0 {
+		t.Error("no fix was applied: the check checked nothing")
+	}
+}
+
+// lintDiag is one diagnostic of retrylint -json.
+type lintDiag struct {
+	file, pass, message string
+	line                int
+	fixed               bool // it offers a fix
+}
+
+func (d lintDiag) key() string { return d.file + "\x00" + d.pass + "\x00" + d.message }
+
+func (d lintDiag) String() string {
+	return fmt.Sprintf("%s:%d: %s: %s", d.file, d.line, d.pass, d.message)
+}
+
+func diagList(ds []lintDiag) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "\t%s (fix: %t)\n", d, d.fixed)
+	}
+	return b.String()
+}
+
+// lintJSON runs retrylint -json with args (flags, then patterns) in dir and
+// returns its diagnostics, sorted, file names relative to dir. An analyzer
+// error, a package that does not load, or a panic fails the test.
+func lintJSON(t *testing.T, dir string, args ...string) []lintDiag {
+	t.Helper()
+	r := run(t, dir, goEnv, retrylint, append([]string{"-json"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("retrylint -json: %s", r)
+	}
+	var out map[string]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("retrylint -json: %v\n%s", err, r.stdout)
+	}
+	var diags []lintDiag
+	for pkg, byPass := range out {
+		for pass, raw := range byPass {
+			var list []struct {
+				Posn           string            `json:"posn"`
+				Message        string            `json:"message"`
+				SuggestedFixes []json.RawMessage `json:"suggested_fixes"`
+			}
+			if err := json.Unmarshal(raw, &list); err != nil {
+				t.Fatalf("retrylint -json: %s: %s: %s", pkg, pass, raw)
+			}
+			for _, d := range list {
+				file, line := d.Posn, 0
+				if i := strings.LastIndex(file, ":"); i > 0 { // drop the column
+					file = file[:i]
+				}
+				if i := strings.LastIndex(file, ":"); i > 0 {
+					fmt.Sscan(file[i+1:], &line)
+					file = file[:i]
+				}
+				rel, err := filepath.Rel(dir, file)
+				if err != nil {
+					rel = file
+				}
+				diags = append(diags, lintDiag{file: rel, pass: pass, message: d.Message, line: line, fixed: len(d.SuggestedFixes) > 0})
+			}
+		}
+	}
+	sort.Slice(diags, func(i, j int) bool { return diags[i].String() < diags[j].String() })
+	return diags
+}
+
+// modName returns the last element of a module path that is not a major
+// version suffix: backoff for github.com/cenkalti/backoff/v5.
+func modName(mod string) string {
+	base := path.Base(mod)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(mod))
+	}
+	return base
+}
+
+// changedGoFiles returns how many Go files below dir differ from those
+// below orig.
+func changedGoFiles(t *testing.T, orig, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		a, errA := os.ReadFile(filepath.Join(orig, rel))
+		b, errB := os.ReadFile(p)
+		if errB != nil {
+			return errB
+		}
+		if errA != nil || !bytes.Equal(a, b) {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// mustRun runs a go command in dir and fails the test if it fails.
+func mustRun(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	if r := run(t, dir, goEnv, name, args...); r.code != 0 {
+		t.Fatalf("%s %s: %s", name, strings.Join(args, " "), r)
+	}
+}
