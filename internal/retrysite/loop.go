@@ -29,6 +29,12 @@ type loop struct {
 	label   *types.Label // the loop's label, if any
 	counter types.Object // the counted variable (i in for i := 0; i < n; i++), if any
 	cond    ast.Expr     // the loop condition, if any
+
+	// assigns are the assignments and variable declarations of the body,
+	// outside nested loops and function literals, in source order; built on
+	// first use by lastAssignedCall.
+	assigns []ast.Node
+	indexed bool
 }
 
 // loopSite returns the retry site of the loop at cur, or nil if the loop is
@@ -357,15 +363,25 @@ func (a *analyzer) lastAssignedCall(l *loop, pos token.Pos, errObj types.Object)
 			}
 		}
 	}
-	astx.InspectNoLit(l.body, func(n ast.Node) bool {
-		if n == nil || n.Pos() >= pos {
-			return false
+	if !l.indexed {
+		l.indexed = true
+		astx.InspectNoLit(l.body, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				return n == l.stmt // assignments in a nested loop do not feed this test directly
+			case *ast.AssignStmt, *ast.ValueSpec:
+				l.assigns = append(l.assigns, n)
+			}
+			return true
+		})
+	}
+	// A loop body with many error tests asks for each of them: scan the
+	// index, not the body.
+	for _, n := range l.assigns {
+		if n.Pos() >= pos {
+			break
 		}
 		switch n := n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			if n != l.stmt {
-				return false // assignments in a nested loop do not feed this test directly
-			}
 		case *ast.AssignStmt:
 			consider(n.Lhs, n.Rhs)
 		case *ast.ValueSpec:
@@ -375,8 +391,7 @@ func (a *analyzer) lastAssignedCall(l *loop, pos token.Pos, errObj types.Object)
 			}
 			consider(lhs, n.Values)
 		}
-		return true
-	})
+	}
 	return best
 }
 
