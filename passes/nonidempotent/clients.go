@@ -10,10 +10,10 @@ import (
 )
 
 // valueIndex records, for every variable and field of the package (or of
-// one function body, see bodyValues), the
-// values stored in it, the fields assigned on it (c.RetryMax = 0), the
-// methods called on it (c.SetRetryCount(3)), and the calls that fill a
-// byte slice with random bytes (rand.Read(b)).
+// one function body, see bodyValues), the values stored in it, the fields
+// assigned on it (c.RetryMax = 0), the methods called on it
+// (c.SetRetryCount(3)), and the calls that fill a byte slice with random
+// bytes (rand.Read(b)).
 type valueIndex struct {
 	vals  map[types.Object][]ast.Expr
 	cfgs  map[types.Object][]config
