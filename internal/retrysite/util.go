@@ -2,7 +2,6 @@ package retrysite
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"sort"
 	"strings"
@@ -80,25 +79,11 @@ func (a *analyzer) resultsError(call *ast.CallExpr) bool {
 func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
 
 // intConst returns the constant integer value of e.
-func (a *analyzer) intConst(e ast.Expr) (int64, bool) {
-	tv, ok := a.pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil {
-		return 0, false
-	}
-	v := constant.ToInt(tv.Value)
-	if v.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(v)
-}
+func (a *analyzer) intConst(e ast.Expr) (int64, bool) { return typesx.IntConst(a.pass.TypesInfo, e) }
 
 // stringConst returns the constant string value of e.
 func (a *analyzer) stringConst(e ast.Expr) (string, bool) {
-	tv, ok := a.pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
+	return typesx.StringConst(a.pass.TypesInfo, e)
 }
 
 // objOf returns the object an identifier or selector denotes.

@@ -2,7 +2,6 @@ package nonidempotent
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -591,28 +590,8 @@ func isRestyRequest(t types.Type) bool { return isNamedPtr(t, pathResty, "Reques
 
 // stringConst returns the constant string value of e.
 func (c *checker) stringConst(e ast.Expr) (string, bool) {
-	if e == nil {
-		return "", false
-	}
-	tv, ok := c.pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
+	return typesx.StringConst(c.pass.TypesInfo, e)
 }
 
 // intConst returns the constant integer value of e.
-func (c *checker) intConst(e ast.Expr) (int64, bool) {
-	if e == nil {
-		return 0, false
-	}
-	tv, ok := c.pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil {
-		return 0, false
-	}
-	v := constant.ToInt(tv.Value)
-	if v.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(v)
-}
+func (c *checker) intConst(e ast.Expr) (int64, bool) { return typesx.IntConst(c.pass.TypesInfo, e) }

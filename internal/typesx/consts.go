@@ -1,0 +1,37 @@
+package typesx
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+)
+
+// IntConst returns the constant integer value of e, if the type checker
+// recorded one.
+func IntConst(info *types.Info, e ast.Expr) (int64, bool) {
+	if e == nil {
+		return 0, false
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v := constant.ToInt(tv.Value)
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
+}
+
+// StringConst returns the constant string value of e, if the type checker
+// recorded one.
+func StringConst(info *types.Info, e ast.Expr) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
