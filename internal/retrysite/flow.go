@@ -22,9 +22,9 @@ const (
 	oErr  outcome = 1 << iota // the attempt returned an error (or said it wants a retry)
 	oResp                     // success: no error, and no status tested yet
 	o2xx                      // success: no error, and a success status
-	o4xx                     // a client-error status (400, 404, 409, ...): a failure that is not transient
-	o429                     // a throttling status (408, 429)
-	o5xx                     // a server-error status (500, 502, 503, 504)
+	o4xx                      // a client-error status (400, 404, 409, ...): a failure that is not transient
+	o429                      // a throttling status (408, 429)
+	o5xx                      // a server-error status (500, 502, 503, 504)
 	// oParse: the attempt answered, but using its answer failed (reading
 	// or decoding it). A loop that leaves on the attempt's own failures
 	// and goes round only on these polls for a state; it does not retry.
@@ -54,10 +54,10 @@ const maxSlots = 12
 
 // state is what a path knows when it reaches a point of the loop.
 type state struct {
-	out     outcome
+	out      outcome
 	guarded  bool // a budget was asked on this path since the attempt
 	conflict bool // the attempt's error was found to be a concurrency conflict
-	vals    [maxSlots]binding
+	vals     [maxSlots]binding
 }
 
 // role is the kind of a tracked variable.
@@ -89,12 +89,12 @@ type flow struct {
 	// beyondConflicts are the failures that reach the attempt again
 	// without having been found to be concurrency conflicts.
 	beyondConflicts outcome
-	exits     []exit  // branches where a failing path can stop retrying
-	guards    []*ast.CallExpr
-	arrivals  []state
-	graph     map[fkey]*fnode // the explored graph, for the meeting point
-	root      fkey
-	budgetHit bool // the exploration was cut short
+	exits           []exit // branches where a failing path can stop retrying
+	guards          []*ast.CallExpr
+	arrivals        []state
+	graph           map[fkey]*fnode // the explored graph, for the meeting point
+	root            fkey
+	budgetHit       bool // the exploration was cut short
 }
 
 // exit is a branch where a path that carries a failure can leave the loop.

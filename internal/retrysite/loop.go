@@ -1,10 +1,10 @@
 package retrysite
 
 import (
-	"os"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ast/inspector"

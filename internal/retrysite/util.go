@@ -31,8 +31,8 @@ type analyzer struct {
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
-	params   map[types.Object]int  // the parameters of the package's functions, by index; built on first use
-	assigned map[*types.Var]int    // assignments to each variable after its declaration; built on first use
+	params   map[types.Object]int // the parameters of the package's functions, by index; built on first use
+	assigned map[*types.Var]int   // assignments to each variable after its declaration; built on first use
 }
 
 // reassigned reports whether v is assigned after its declaration, or has
