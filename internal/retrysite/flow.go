@@ -70,7 +70,7 @@ type state struct {
 	// attempt, so reaching the attempt again is a new iteration of this
 	// loop, not of a loop nested in it.
 	passedHead bool
-	vals     [maxSlots]binding
+	vals       [maxSlots]binding
 }
 
 // role is the kind of a tracked variable.

@@ -614,4 +614,3 @@ func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[
 	}
 	return out
 }
-
