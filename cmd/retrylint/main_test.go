@@ -409,4 +409,3 @@ func TestSyntaxError(t *testing.T) {
 		t.Errorf("syntax error in one package hid the others' diagnostics:\n%s", stderr)
 	}
 }
-
