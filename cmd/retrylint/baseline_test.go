@@ -193,7 +193,7 @@ func get(ctx context.Context, c *Client) error {
 	// poll's loop fixed: its entry is stale.
 	edit("\tfor i := 0; i < 5; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t}\n", "\tif err := c.Get(ctx); err == nil {\n\t\treturn nil\n\t}\n")
 	_, stderr, _ = run(t, dir, "-baseline", base, "./...")
-	if !strings.HasSuffix(stderr, "retrylint: 1 finding left out, as "+base+" holds them; 1 of its entries matches nothing now (run -write-baseline to drop it)\n") {
+	if !strings.HasSuffix(stderr, "retrylint: 1 finding left out, as "+base+" holds it; 1 of its entries matches nothing now (run -write-baseline to drop it)\n") {
 		t.Errorf("-baseline with a fixed finding: stderr:\n%s", stderr)
 	}
 
@@ -217,4 +217,48 @@ func readFile(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestBaselineREADME checks that the baseline entry the README shows is
+// what -write-baseline writes for the shop module of analysistest.
+func TestBaselineREADME(t *testing.T) {
+	readme := readFile(t, "../../README.md")
+	start := strings.Index(readme, "    {\n      \"fingerprint\": ")
+	if start < 0 {
+		t.Fatal("README.md shows no baseline entry")
+	}
+	entry := readme[start : start+strings.Index(readme[start:], "\n    }")+len("\n    }")]
+	dir := t.TempDir()
+	repo, _ := filepath.Abs("../..")
+	copyTree(t, filepath.Join(repo, "analysistest", "testdata", "shop"), dir)
+	gomod := strings.Replace(readFile(t, filepath.Join(dir, "go.mod")), "=> ../../../budget", "=> "+filepath.Join(repo, "budget"), 1)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644)
+	base := filepath.Join(dir, "b.json")
+	if _, stderr, code := run(t, dir, "-write-baseline", base, "./..."); code != 0 {
+		t.Fatalf("-write-baseline: exit %d, stderr:\n%s", code, stderr)
+	}
+	if got := readFile(t, base); !strings.Contains(got, entry) {
+		t.Errorf("the README's entry\n%s\nis not in what -write-baseline wrote for the shop:\n%s", entry, got)
+	}
+}
+
+// copyTree copies the regular files below from to to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.Walk(from, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

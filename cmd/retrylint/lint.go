@@ -200,7 +200,11 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		findings, stale = base.Filter(findings, lines)
 		if n := before - len(driver.Unique(findings)); n > 0 || stale > 0 {
 			// Said after the output, where it is read last.
-			msg := fmt.Sprintf("retrylint: %s left out, as %s holds them", plural(n, "finding"), lf.baseline)
+			them := "them"
+			if n == 1 {
+				them = "it"
+			}
+			msg := fmt.Sprintf("retrylint: %s left out, as %s holds %s", plural(n, "finding"), lf.baseline, them)
 			switch {
 			case stale == 1:
 				msg += "; 1 of its entries matches nothing now (run -write-baseline to drop it)"

@@ -105,11 +105,14 @@ func NewBaseline(fs []*Finding, lines *Lines) *Baseline {
 
 // Write writes the baseline to the named file, as indented JSON.
 func (b *Baseline) Write(name string) error {
-	data, err := json.MarshalIndent(b, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // messages stay readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(b); err != nil {
 		return err
 	}
-	return os.WriteFile(name, append(data, '\n'), 0o644)
+	return os.WriteFile(name, buf.Bytes(), 0o644)
 }
 
 // ReadBaseline reads a baseline file written by Write.
