@@ -88,7 +88,11 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 		return nil, err
 	}
 	tests := p.settings.Tests == nil || *p.settings.Tests
-	return Wrap(append(as, suppress.Check(as)), tests), nil
+	var known []string
+	for _, a := range passes.All() {
+		known = append(known, a.Name)
+	}
+	return Wrap(append(as, suppress.Check(as, known)), tests), nil
 }
 
 // GetLoadMode asks golangci-lint for syntax and type information.

@@ -168,7 +168,7 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	if driver.PrintErrors(pkgs) > 0 {
 		exit = 1
 	}
-	check := suppress.Check(selected)
+	check := suppress.Check(selected, names(passes))
 	analyzers := append(selected, check)
 	graph, err := driver.Analyze(analyzers, pkgs, strings.Contains(lf.debug, "p"))
 	if err != nil {

@@ -84,7 +84,7 @@ func vet() {
 		})
 	}
 	flag.Var(vetVersionFlag{}, "V", "print version and exit")
-	multichecker.Main(append(all, suppress.Check(all))...)
+	multichecker.Main(append(all, suppress.Check(all, names(all)))...)
 }
 
 // lintMain parses the lint mode's command line and runs it.
@@ -195,6 +195,15 @@ func help(w io.Writer, fs *flag.FlagSet, all []*analysis.Analyzer, names []strin
 		}
 	}
 	return 0
+}
+
+// names returns the names of the analyzers.
+func names(as []*analysis.Analyzer) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
 }
 
 // find returns the pass or shared analysis named name, or nil.

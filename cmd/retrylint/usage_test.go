@@ -317,4 +317,10 @@ func get(`, 1)
 	if strings.Contains(string(out), "p.go:15:") {
 		t.Errorf("go vet reports the silenced loop:\n%s", out)
 	}
+	// fixedattempts off: its directives are not judged unused, but the
+	// one without a reason is still reported.
+	_, stderr, _ = run(t, dir, "-fixedattempts=false", "./...")
+	if strings.Contains(stderr, "silences nothing: no") || !strings.Contains(stderr, want[1]) {
+		t.Errorf("-fixedattempts=false: stderr:\n%s", stderr)
+	}
 }

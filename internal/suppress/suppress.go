@@ -26,7 +26,6 @@ import (
 	"go/ast"
 	"go/token"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 
@@ -241,23 +240,31 @@ func Suppressed(pass *analysis.Pass, d analysis.Diagnostic) bool {
 	return ds.silence(pass.Fset, d.Pos, pass.Analyzer.Name)
 }
 
-// Check returns the directives check for the given passes: it runs after
-// them on each package and reports the ignore directives meant for them
-// (naming one of them, or retrylint) that have no reason, and those that
-// silenced nothing. It reports under the name "directives".
-func Check(passes []*analysis.Analyzer) *analysis.Analyzer {
-	var names []string
+// Check returns the directives check for the passes that run, of the
+// passes named in known (every retrylint pass): it runs after them on
+// each package and reports the ignore directives meant for retrylint
+// (naming a known pass, or retrylint) that have no reason, and those that
+// silenced nothing. A directive that names a pass that does not run
+// (switched off) is not judged unused, nor is one that names retrylint
+// unless every known pass runs. It reports under the name "directives".
+func Check(passes []*analysis.Analyzer, known []string) *analysis.Analyzer {
+	running := map[string]bool{}
 	for _, p := range passes {
-		names = append(names, p.Name)
+		running[p.Name] = true
 	}
-	sort.Strings(names)
+	all := true
+	names := map[string]bool{}
+	for _, n := range known {
+		names[n] = true
+		all = all && running[n]
+	}
 	return &analysis.Analyzer{
 		Name:     "directives",
 		Doc:      checkDoc,
 		URL:      DocURL,
 		Requires: append([]*analysis.Analyzer{Analyzer}, passes...),
 		Run: func(pass *analysis.Pass) (any, error) {
-			check(pass, names)
+			check(pass, names, running, all)
 			return nil, nil
 		},
 	}
@@ -279,23 +286,21 @@ const (
 	CatUnused   = "unused_directive"
 )
 
-func check(pass *analysis.Pass, names []string) {
+func check(pass *analysis.Pass, known, running map[string]bool, all bool) {
 	ds, _ := pass.ResultOf[Analyzer].(*Directives)
 	if ds == nil {
 		return
-	}
-	ours := func(n string) bool {
-		i := sort.SearchStrings(names, n)
-		return n == "retrylint" || i < len(names) && names[i] == n
 	}
 	for _, d := range ds.list {
 		if d.Form == NoLint {
 			continue
 		}
 		var mine []string
+		judged := true
 		for _, n := range d.Names {
-			if ours(n) {
+			if n == "retrylint" || known[n] {
 				mine = append(mine, n)
+				judged = judged && (n == "retrylint" && all || running[n])
 			}
 		}
 		text := "//" + d.Form
@@ -308,7 +313,7 @@ func check(pass *analysis.Pass, names []string) {
 		case d.Reason == "":
 			pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: CatNoReason,
 				Message: fmt.Sprintf("%s %s gives no reason, so it silences nothing: say why after the pass name", text, strings.Join(d.Names, ","))})
-		default:
+		case judged:
 			ds.mu.Lock()
 			used := false
 			for _, n := range mine {
