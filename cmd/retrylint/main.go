@@ -139,6 +139,9 @@ func summaries(w io.Writer, all []*analysis.Analyzer) {
 		summary, _, _ := strings.Cut(a.Doc, "\n")
 		fmt.Fprintf(w, "\t%-15s %s\n", a.Name, summary)
 	}
+	check := suppress.Check(all, names(all))
+	summary, _, _ := strings.Cut(check.Doc, "\n")
+	fmt.Fprintf(w, "\nRun with the passes:\n\t%-15s %s\n", check.Name, summary)
 	fmt.Fprintf(w, "\nCommands:\n\t%-15s %s\n", "audit", auditLine)
 }
 
@@ -148,7 +151,7 @@ const auditLine = "report every retry site, its budget, and the nested retries t
 func usage(w io.Writer, fs *flag.FlagSet, all []*analysis.Analyzer) {
 	fmt.Fprint(w, header)
 	summaries(w, all)
-	fmt.Fprintf(w, "\nRun 'retrylint help <pass>' for a pass's documentation, 'retrylint help audit' for the audit's.\n\nFlags:\n")
+	fmt.Fprintf(w, "\nRun 'retrylint help <name>' for the documentation of a pass, of directives, or of audit.\n\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
@@ -206,9 +209,9 @@ func names(as []*analysis.Analyzer) []string {
 	return out
 }
 
-// find returns the pass or shared analysis named name, or nil.
+// find returns the pass, shared analysis or check named name, or nil.
 func find(all []*analysis.Analyzer, name string) *analysis.Analyzer {
-	for _, a := range append(append([]*analysis.Analyzer{}, all...), shared...) {
+	for _, a := range append(append(append([]*analysis.Analyzer{}, all...), shared...), suppress.Check(all, names(all))) {
 		if a.Name == name {
 			return a
 		}

@@ -130,6 +130,9 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help audit lacks %s", f[1])
 		}
 	}
+	if out, _, code := run(t, dir, "help", "directives"); code != 0 || !strings.HasPrefix(out, "directives: report lint:ignore directives with no reason or no effect") {
+		t.Errorf("help directives: exit %d:\n%s", code, out)
+	}
 	for _, tc := range []struct{ pass, flag string }{
 		{"fixedattempts", "-fixedattempts.budget-module"},
 		{"nonidempotent", "-nonidempotent.headers"},

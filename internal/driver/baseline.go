@@ -133,6 +133,16 @@ func ReadBaseline(name string) (*Baseline, error) {
 	return &b, nil
 }
 
+// Contains reports whether the baseline holds the fingerprint.
+func (b *Baseline) Contains(fingerprint string) bool {
+	for _, e := range b.Findings {
+		if e.Fingerprint == fingerprint {
+			return true
+		}
+	}
+	return false
+}
+
 // Filter returns the findings whose fingerprints the baseline does not
 // hold (with their copies in test variants, as Findings returns them), and
 // the number of baseline entries that matched no finding: fixed since the
