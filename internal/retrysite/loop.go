@@ -15,11 +15,35 @@ import (
 
 // findLoops records every hand-written retry loop of the package.
 func (a *analyzer) findLoops() {
+	var loops []*Site
 	for cur := range a.insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
 		if s := a.loopSite(cur); s != nil {
-			a.sites = append(a.sites, s)
+			loops = append(loops, s)
 		}
 	}
+	a.sites = append(a.sites, mergeNested(loops)...)
+}
+
+// mergeNested folds a retry loop into the one around it when both retry
+// the same attempt (a failover over the endpoints, retried after a wait):
+// one site, whose attempts multiply.
+func mergeNested(loops []*Site) []*Site {
+	var out []*Site
+	for i, s := range loops {
+		merged := false
+		for j := i - 1; j >= 0; j-- {
+			o := loops[j]
+			if o.Loop.Attempt == s.Loop.Attempt && containsNode(o.Node, s.Node) {
+				o.Bound = o.Bound.Times(s.Bound)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // loop is the for statement under study.
@@ -44,6 +68,7 @@ type loop struct {
 	statusAlias map[types.Object]ast.Expr        // integers assigned once from a status (code := resp.StatusCode)
 	assigned    []*types.Var                     // the local variables the body assigns, in source order
 	unwrapped   map[types.Object]bool            // targets of errors.As and type assertions in the body
+	setBy       map[types.Object]*ast.CallExpr   // variables the body assigns from a call: the call
 	stmtOf      map[ast.Node]ast.Stmt            // a CFG node's statement in a statement list of the body
 }
 
@@ -192,16 +217,16 @@ func (a *analyzer) forCounter(s *ast.ForStmt) types.Object {
 	return a.pass.TypesInfo.ObjectOf(id)
 }
 
-// candidates returns the calls of the loop, outside nested loops, function
-// literals and go or defer statements, that can be the attempt: calls to a
-// dependency whose results say whether they failed.
+// candidates returns the calls of the loop, outside function literals and
+// go or defer statements, that can be the attempt: calls to a dependency
+// whose results say whether they failed. A call in a nested loop is one
+// too: the outer loop retries what the inner one does (a failover over
+// the endpoints, retried after a wait).
 func (a *analyzer) candidates(l *loop) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	visit := func(n ast.Node) {
 		astx.InspectNoLit(n, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
-				return n == l.stmt
 			case *ast.GoStmt, *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
@@ -311,6 +336,7 @@ func (a *analyzer) indexLoop(l *loop) {
 	l.statusAlias = map[types.Object]ast.Expr{}
 	l.stmtOf = map[ast.Node]ast.Stmt{}
 	l.unwrapped = map[types.Object]bool{}
+	l.setBy = map[types.Object]*ast.CallExpr{}
 	defs := map[types.Object]int{}
 	seen := map[*types.Var]bool{}
 	var addVar func(e ast.Expr)
@@ -420,6 +446,15 @@ func (a *analyzer) indexLoop(l *loop) {
 					}
 				}
 			}
+			if c, ok := unparen(n.Rhs[len(n.Rhs)-1]).(*ast.CallExpr); ok && (len(n.Rhs) == 1 || len(n.Rhs) == len(n.Lhs)) {
+				for i, lhs := range n.Lhs {
+					if len(n.Rhs) == 1 || i == len(n.Lhs)-1 {
+						if o := a.objOf(lhs); o != nil {
+							l.setBy[o] = c
+						}
+					}
+				}
+			}
 			for i, lhs := range n.Lhs {
 				addVar(lhs)
 				switch {
@@ -502,6 +537,8 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	if f.node == nil {
 		return nil
 	}
+	f.nested = a.inNestedLoop(l, call)
+	f.siblings = a.siblingCalls(l, call, f.node)
 	// The attempt's results first, then the other variables the body
 	// assigns.
 	lhs, _ := assignParts(f.node)
@@ -509,6 +546,9 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 		if v, ok := a.objOf(e).(*types.Var); ok {
 			f.track(v)
 		}
+	}
+	if v, ok := l.counter.(*types.Var); ok {
+		f.track(v)
 	}
 	for _, v := range l.assigned {
 		f.track(v)
@@ -525,4 +565,52 @@ func (a *analyzer) conflictOnly(l *loop, f *flow) string {
 		return "it retries only concurrency conflicts"
 	}
 	return ""
+}
+
+// inNestedLoop reports whether call is inside a loop nested in l.
+func (a *analyzer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
+	nested := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if containsNode(n, call) {
+				nested = true
+			}
+		}
+		return !nested
+	})
+	return nested
+}
+
+// siblingCalls returns the other CFG nodes of the loop that make the same
+// call as the attempt: the same function on the same receiver, written
+// twice (in the two branches of an if).
+func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[ast.Node]bool {
+	fn := a.callee(call)
+	text := types.ExprString(call.Fun)
+	var out map[ast.Node]bool
+	for _, b := range l.g.Blocks {
+		if !l.in[b.Index] {
+			continue
+		}
+		for _, n := range b.Nodes {
+			if n == node {
+				continue
+			}
+			astx.InspectNoLit(n, func(m ast.Node) bool {
+				c, ok := m.(*ast.CallExpr)
+				if !ok || c == call {
+					return true
+				}
+				if types.ExprString(c.Fun) == text && (fn == nil || a.callee(c) == fn) {
+					if out == nil {
+						out = map[ast.Node]bool{}
+					}
+					out[n] = true
+				}
+				return true
+			})
+		}
+	}
+	return out
 }

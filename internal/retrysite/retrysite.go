@@ -152,6 +152,26 @@ func (b Bound) Add(n int) Bound {
 	return b
 }
 
+// Times returns the bound of b attempts each making inner's: the product
+// of two counts, or the weaker of the two kinds.
+func (b Bound) Times(inner Bound) Bound {
+	if b.Kind == BoundCount && inner.Kind == BoundCount {
+		switch {
+		case b.N > 0 && inner.N > 0:
+			return Bound{Kind: BoundCount, N: b.N * inner.N}
+		default:
+			e := b.String()
+			e = strings.TrimSuffix(e, " attempts") + "×" + strings.TrimSuffix(inner.String(), " attempts")
+			return Bound{Kind: BoundCount, Base: e, Expr: e}
+		}
+	}
+	rank := func(k BoundKind) int { return [...]int{BoundUnknown: 1, BoundCount: 0, BoundTime: 2, Unbounded: 3}[k] }
+	if rank(inner.Kind) > rank(b.Kind) {
+		return inner
+	}
+	return b
+}
+
 // WithParam returns the bound of a call that passes v for the bound's
 // parameter.
 func (b Bound) WithParam(v int64) Bound {
