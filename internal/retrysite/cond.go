@@ -193,6 +193,9 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 	b := f.valueOf(x, st)
 	t := typeOf(f.a, x)
 	isErr := isErrorType(t)
+	if b == bAttempt || b == bConsumer || b == bStream {
+		st.seen = true
+	}
 	switch b {
 	case bAttempt:
 		if isErr {
@@ -283,6 +286,7 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 		return []state{st}
 	case bAttempt:
 		// A verdict returned with the attempt: retry, err := try().
+		st.seen = true
 		switch f.verdictPolarity(obj) {
 		case +1:
 			if want {
@@ -392,6 +396,7 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	if !onErr && !onValue {
 		return []state{st}
 	}
+	st.seen = true
 	def := 0
 	if onErr && !onValue {
 		def = +1 // a predicate of an error alone holds for some errors
@@ -488,6 +493,7 @@ var statusClasses = []struct {
 // goes where any of its statuses goes; an error outcome (no response) goes
 // both ways.
 func (f *flow) statusTest(div int64, op token.Token, c int64, st state, want bool) []state {
+	st.seen = true
 	out := expand(st.out)
 	o := out & (oErr | oParse)
 	for _, cl := range statusClasses {
@@ -732,6 +738,7 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 	default:
 		return nil, false
 	}
+	st.seen = true
 	if empty {
 		return []state{st}, true
 	}

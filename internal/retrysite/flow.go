@@ -70,7 +70,10 @@ type state struct {
 	// attempt, so reaching the attempt again is a new iteration of this
 	// loop, not of a loop nested in it.
 	passedHead bool
-	vals       [maxSlots]binding
+	// seen: a test on this path looked at the attempt's outcome. A path
+	// that never did goes round whatever the attempt said.
+	seen bool
+	vals [maxSlots]binding
 }
 
 // role is the kind of a tracked variable.
@@ -102,9 +105,11 @@ type flow struct {
 	nested bool
 
 	// Results, filled by run.
-	arrive    outcome // outcomes that reach the attempt again
-	leave     outcome // outcomes that leave the loop
-	unguarded outcome // failure outcomes that reach the attempt again on a path that asked no budget
+	arrive outcome // outcomes that reach the attempt again
+	// arriveSeen are those among them whose path tested the outcome.
+	arriveSeen outcome
+	leave      outcome // outcomes that leave the loop
+	unguarded  outcome // failure outcomes that reach the attempt again on a path that asked no budget
 	// beyondConflicts are the failures that reach the attempt again
 	// without having been found to be concurrency conflicts.
 	beyondConflicts outcome
@@ -219,6 +224,9 @@ func (f *flow) run() {
 		if arrived {
 			fn.arrives = true
 			f.arrive |= st.out
+			if st.seen {
+				f.arriveSeen |= st.out
+			}
 			if !st.guarded {
 				f.unguarded |= st.out & oFailure
 			}

@@ -5,12 +5,13 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"strings"
 
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // findLoops records every hand-written retry loop of the package.
@@ -172,29 +173,60 @@ var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
 // maxCandidates bounds the calls tried as the attempt of one loop.
 const maxCandidates = 8
 
-// isRetry is the definition: a failure an outage produces reaches the
-// attempt again, success never does, and success can leave the loop.
+// isRetry is the definition: a failure an outage produces, as a test of
+// the attempt's outcome found it, reaches the attempt again; success
+// never does, and success can leave the loop.
 func (f *flow) isRetry() bool {
-	return !f.budgetHit && f.arrive&oTransient != 0 && f.arrive&oSuccess == 0 && f.leave&oSuccess != 0
+	return !f.budgetHit && f.arriveSeen&oTransient != 0 && f.arrive&oSuccess == 0 && f.leave&oSuccess != 0
 }
 
 // cfgOf returns the control-flow graph of a function declaration or
-// literal, built by ctrlflow.
+// literal. Graphs are built only for the functions that hold a candidate
+// loop, once each: building one for every function of every package
+// would cost more than the whole analysis.
 func (a *analyzer) cfgOf(fn ast.Node) *cfg.CFG {
-	cfgs, _ := a.pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	if cfgs == nil {
+	body := astx.FuncBody(fn)
+	if body == nil {
 		return nil
 	}
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		if _, ok := a.pass.TypesInfo.Defs[fn.Name].(*types.Func); !ok || fn.Body == nil {
-			return nil
-		}
-		return cfgs.FuncDecl(fn)
-	case *ast.FuncLit:
-		return cfgs.FuncLit(fn)
+	if g, ok := a.cfgs[fn]; ok {
+		return g
 	}
-	return nil
+	if a.cfgs == nil {
+		a.cfgs = map[ast.Node]*cfg.CFG{}
+	}
+	g := cfg.New(body, a.mayReturn)
+	a.cfgs[fn] = g
+	return g
+}
+
+// mayReturn reports whether a call can return: not panic, os.Exit,
+// runtime.Goexit, log.Fatal and log.Panic, a test's Fatal, FailNow and
+// Skip, or the Fatal and Panic of the common logging packages.
+func (a *analyzer) mayReturn(call *ast.CallExpr) bool {
+	if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return false
+		}
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return true
+	}
+	name := fn.Name()
+	switch typesx.PkgPath(fn) {
+	case "os", "syscall":
+		return name != "Exit"
+	case "runtime":
+		return name != "Goexit"
+	case "log", "log/slog":
+		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic")
+	case "testing":
+		return !strings.HasPrefix(name, "Fatal") && name != "FailNow" && !strings.HasPrefix(name, "Skip")
+	case "go.uber.org/zap", "github.com/sirupsen/logrus", "k8s.io/klog", "k8s.io/klog/v2", "github.com/rs/zerolog/log":
+		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic") && !strings.HasPrefix(name, "Exit")
+	}
+	return true
 }
 
 // forCounter returns the variable a for statement counts with: the

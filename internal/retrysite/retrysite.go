@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -62,7 +61,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:       "retrysite",
 		Doc:        "find retry loops, retry-library calls and calls of retry helpers",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
-		Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
 		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -31,8 +32,9 @@ type analyzer struct {
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
-	params   map[types.Object]int // the parameters of the package's functions, by index; built on first use
-	assigned map[*types.Var]int   // assignments to each variable after its declaration; built on first use
+	cfgs     map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
+	params   map[types.Object]int  // the parameters of the package's functions, by index; built on first use
+	assigned map[*types.Var]int    // assignments to each variable after its declaration; built on first use
 }
 
 // reassigned reports whether v is assigned after its declaration, or has
