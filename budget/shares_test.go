@@ -1,0 +1,228 @@
+package budget
+
+import (
+	"math/rand"
+	"sync"
+	"testing"
+)
+
+// The tests in this file call the per-CPU shares of a budget directly
+// (onRequest and tryRetry on a chosen share), so that what happens when
+// requests and retries run on different processors is deterministic.
+
+func share(b *Budget, i int) *shard { return &b.all()[i] }
+
+// capacity returns free + every share's room and credit + the shared
+// tokens, which must always equal Cap once no call is running.
+func capacity(b *Budget) int64 {
+	total := b.free.Load() + b.tokens.Load()
+	for i := range b.all() {
+		room, credit := unpack(b.all()[i].share.Load())
+		total += room + credit
+	}
+	return total
+}
+
+func TestSharesHandoff(t *testing.T) {
+	// Ten requests on one processor pay for a retry on another, at its
+	// first refusal.
+	b := New(withShares(4), MinPerSecond(0))
+	for i := 0; i < 10; i++ {
+		b.onRequest(share(b, 0))
+	}
+	if !b.tryRetry(share(b, 1)) {
+		t.Fatal("a token deposited on CPU 0 did not pay for a retry on CPU 1")
+	}
+	if b.tryRetry(share(b, 2)) || b.tryRetry(share(b, 0)) {
+		t.Fatal("one token paid for two retries")
+	}
+	if got := capacity(b); got != b.cap {
+		t.Fatalf("capacity %d, want Cap %d", got, b.cap)
+	}
+}
+
+func TestSharesFractionsAddUp(t *testing.T) {
+	// Deposits of 0.1 spread over four processors make whole tokens
+	// together: 40 requests, 4 retries.
+	b := New(withShares(4), MinPerSecond(0))
+	for i := 0; i < 40; i++ {
+		b.onRequest(share(b, i%4)) // 1 token in all, 0.1 at a time on each
+	}
+	n := 0
+	for i := 0; i < poolEvery; i++ {
+		if b.tryRetry(share(b, 3)) {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Fatalf("40 requests at Ratio 0.1 over 4 CPUs paid for %d retries, want 4", n)
+	}
+	if got := b.Stats().Tokens; got != 0 {
+		t.Fatalf("Tokens = %v after the retries, want 0", got)
+	}
+}
+
+func TestSharesPoolWithinPeriod(t *testing.T) {
+	// A processor that has just refused finds a token deposited elsewhere
+	// within poolEvery refusals, never later.
+	b := New(withShares(2), MinPerSecond(0))
+	s0, s1 := share(b, 0), share(b, 1)
+	if b.tryRetry(s1) { // the first refusal pools, and finds nothing
+		t.Fatal("an empty budget paid")
+	}
+	for i := 0; i < 10; i++ {
+		b.onRequest(s0)
+	}
+	refusals := 0
+	for !b.tryRetry(s1) {
+		if refusals++; refusals > poolEvery {
+			t.Fatalf("a token on CPU 0 was not found after %d refusals on CPU 1", refusals)
+		}
+	}
+	if refusals != poolEvery-1 {
+		t.Errorf("paid after %d refusals, want %d (the next pooling)", refusals, poolEvery-1)
+	}
+	// CPU 0 itself pays at once.
+	for i := 0; i < 10; i++ {
+		b.onRequest(s0)
+	}
+	if !b.tryRetry(s0) {
+		t.Fatal("CPU 0 did not pay with its own token")
+	}
+}
+
+func TestSharesCapExact(t *testing.T) {
+	// Requests spread over many processors fill the bucket to Cap
+	// exactly, not beyond, and the retries then drain it exactly.
+	for _, capTokens := range []float64{0.5, 2, 7.3} {
+		b := New(withShares(8), Cap(capTokens), Ratio(0.25), MinPerSecond(0))
+		for i := 0; i < 1000; i++ {
+			b.onRequest(share(b, (i*5)%8))
+		}
+		if got := b.Stats().Tokens; got != capTokens {
+			t.Errorf("Cap %v: Tokens = %v after 1000 requests, want Cap", capTokens, got)
+		}
+		if got := capacity(b); got != b.cap {
+			t.Errorf("Cap %v: capacity %d, want %d", capTokens, got, b.cap)
+		}
+		n := 0
+		for i := 0; i < 8*poolEvery; i++ {
+			if b.tryRetry(share(b, i%8)) {
+				n++
+			}
+		}
+		if want := int(capTokens); n != want {
+			t.Errorf("Cap %v: a full bucket paid for %d retries, want %d", capTokens, n, want)
+		}
+	}
+}
+
+func TestSharesRefillAfterFull(t *testing.T) {
+	// A full bucket drops deposits; once a retry frees room on one
+	// processor, requests on another refill it.
+	b := New(withShares(4), Cap(3), Ratio(0.5), MinPerSecond(0))
+	for i := 0; i < 100; i++ {
+		b.onRequest(share(b, 0))
+	}
+	if !b.full.Load() {
+		t.Fatal("a full bucket did not set the full hint")
+	}
+	if !b.tryRetry(share(b, 3)) {
+		t.Fatal("a full bucket refused a retry")
+	}
+	if b.full.Load() {
+		t.Fatal("a paid retry left the full hint set")
+	}
+	b.onRequest(share(b, 1))
+	b.onRequest(share(b, 2))
+	if got := b.Stats().Tokens; got != 3 {
+		t.Fatalf("Tokens = %v after the refill, want 3", got)
+	}
+	if got := capacity(b); got != b.cap {
+		t.Fatalf("capacity %d, want %d", got, b.cap)
+	}
+}
+
+// TestSharesModel drives a budget with random calls on random shares and
+// checks, after every call, that capacity is conserved and the balance
+// within [0, Cap]; that every retry paid was deposited; and at the end that
+// one pooling period of calls finds every whole token left.
+func TestSharesModel(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range []int{1, 2, 4, 8} {
+		for _, capTokens := range []float64{0, 1, 3, 100} {
+			b := New(withShares(n), Cap(capTokens), Ratio(0.3), MinPerSecond(0))
+			var deposited, paid int64 // units; deposited is bounded by the room
+			for step := 0; step < 20_000; step++ {
+				s := share(b, rng.Intn(n))
+				before := banked(b)
+				if rng.Intn(3) > 0 {
+					b.onRequest(s)
+					deposited += banked(b) - before // what the bucket accepted
+					if got := banked(b) - before; got < 0 || got > b.ratio {
+						t.Fatalf("n %d cap %v: a deposit changed the balance by %d units", n, capTokens, got)
+					}
+				} else if b.tryRetry(s) {
+					paid++
+					if got := before - banked(b); got != unit {
+						t.Fatalf("n %d cap %v: a retry withdrew %d units", n, capTokens, got)
+					}
+				} else if banked(b) != before {
+					t.Fatalf("n %d cap %v: a refusal changed the balance", n, capTokens)
+				}
+				if got := capacity(b); got != b.cap {
+					t.Fatalf("n %d cap %v, step %d: capacity %d, want %d", n, capTokens, step, got, b.cap)
+				}
+				if bal := banked(b); bal < 0 || bal > b.cap {
+					t.Fatalf("n %d cap %v: balance %d outside [0, %d]", n, capTokens, bal, b.cap)
+				}
+			}
+			if got := deposited - paid*unit; got != banked(b) {
+				t.Fatalf("n %d cap %v: deposits %d - retries %d != balance %d", n, capTokens, deposited, paid, banked(b))
+			}
+			left := banked(b)
+			extra := int64(0)
+			for i := 0; i < poolEvery*(n/poolWidth+1); i++ {
+				if b.tryRetry(share(b, 0)) {
+					extra++
+				}
+			}
+			if extra != left/unit || banked(b) != left%unit {
+				t.Errorf("n %d cap %v: %d units left paid for %d retries, leaving %d", n, capTokens, left, extra, banked(b))
+			}
+		}
+	}
+}
+
+// TestSharesConcurrentCapacity hammers a small budget with 4 shares from
+// many goroutines, each on its own share, with requests, retries and a
+// full bucket, and checks that capacity is conserved exactly.
+func TestSharesConcurrentCapacity(t *testing.T) {
+	b := New(withShares(4), Cap(5), Ratio(0.5), MinPerSecond(0))
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s := share(b, g%4)
+			for i := 0; i < 20_000; i++ {
+				b.onRequest(s)
+				if i%(2+g) == 0 { // some fill, some drain
+					b.tryRetry(s)
+					b.tryRetry(share(b, (g+1)%4))
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if got := capacity(b); got != b.cap {
+		t.Fatalf("capacity %d after the goroutines, want %d", got, b.cap)
+	}
+	s := b.Stats()
+	if s.Tokens < 0 || s.Tokens > 5 {
+		t.Fatalf("Tokens = %v, outside [0, 5]", s.Tokens)
+	}
+	if float64(s.RetriesAllowed) > 0.5*float64(s.Requests) {
+		t.Fatalf("%d retries allowed for %d requests at Ratio 0.5", s.RetriesAllowed, s.Requests)
+	}
+}
