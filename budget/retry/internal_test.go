@@ -46,7 +46,7 @@ func TestBackoffCeilings(t *testing.T) {
 			[]time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, time.Second}},
 		{Policy{MaxAttempts: 4, InitialDelay: time.Second}, // no cap
 			[]time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
-		{Policy{MaxAttempts: 3}, nil}, // no delay: no wait at all
+		{Policy{MaxAttempts: 3}, nil},                           // no delay: no wait at all
 		{Policy{MaxAttempts: 70, InitialDelay: time.Hour}, nil}, // saturates, never overflows (checked below)
 	} {
 		f := &fakeEnv{t: time.Unix(0, 0)}
