@@ -40,7 +40,8 @@ func latBucket(d time.Duration) int {
 	return 1 + (e-latMinShift)*latSub + sub
 }
 
-// latUpper returns the upper edge of bucket i: no duration in it is longer.
+// latUpper returns the upper edge of bucket i: every duration in it is
+// shorter.
 func latUpper(i int) time.Duration {
 	if i == 0 {
 		return 1 << latMinShift
