@@ -138,7 +138,7 @@ type Budget struct {
 
 	// The shared bucket, written when credit or capacity moves between
 	// CPUs: never on a call that the caller's share can serve.
-	tokens atomic.Int64 // published tokens and pooled fractions, in units
+	tokens atomic.Int64 // whole tokens published by the shares, in units
 	free   atomic.Int64 // capacity that no share holds as room, in units
 	full   atomic.Bool  // hint: no room is left anywhere (see moreRoom)
 	_      [cacheLine - 24]byte
@@ -169,9 +169,8 @@ type shard struct {
 	nextCheck     atomic.Uint64 // refused calls skip the clock while refused < nextCheck
 	lastCheckRefs atomic.Uint64 // refused at the last floor check
 	lastCheck     atomic.Int64  // clock at the last floor check
-	pooledAt      atomic.Uint64 // allowed at the last pooling
 	poolNext      atomic.Uint64 // the first share the next pooling visits
-	_             [cacheLine - 64]byte
+	_             [cacheLine - 56]byte
 
 	// room<<creditBits | credit, in units. Written by deposits and paid
 	// retries on the CPU, read and written by other CPUs when they pool
@@ -296,13 +295,14 @@ func (b *Budget) deposit(s *shard, amount int64) {
 		}
 		room -= amount
 		credit += amount
-		publish := credit >= shareMax
-		if publish {
+		var publish int64
+		for credit >= shareMax {
 			credit -= unit
+			publish += unit
 		}
 		if s.share.CompareAndSwap(w, pack(room, credit)) {
-			if publish {
-				b.tokens.Add(unit)
+			if publish > 0 {
+				b.tokens.Add(publish)
 			}
 			return
 		}
@@ -416,20 +416,17 @@ func (b *Budget) TryRetry() bool { return b.tryRetry(b.local()) }
 
 func (b *Budget) tryRetry(s *shard) bool {
 	// Most refusals stop at this test, without a call.
-	if c := int64(s.share.Load() & creditMask); c >= unit || b.tokens.Load()+c >= unit {
+	if s.share.Load()&creditMask >= unit || b.tokens.Load() >= unit {
 		if b.payShare(s) || b.payShared(s) {
 			s.allowed.Add(1)
 			return true
 		}
 	}
-	// The first refusal on a CPU, every poolEvery-th and the first after an
-	// allowed retry pool the other CPUs' credit.
-	if r, a := s.refused.Load(), s.allowed.Load(); r%poolEvery == 0 || a != s.pooledAt.Load() {
-		s.pooledAt.Store(a)
-		if b.pool(s) {
-			s.allowed.Add(1)
-			return true
-		}
+	// The first refusal on a processor and every poolEvery-th pool the
+	// other processors' credit.
+	if s.refused.Load()%poolEvery == 0 && b.pool(s) {
+		s.allowed.Add(1)
+		return true
 	}
 	if b.interval == 0 || s.refused.Load() < s.nextCheck.Load() {
 		s.refused.Add(1)
@@ -447,55 +444,39 @@ func (b *Budget) payShare(s *shard) bool {
 			return false
 		}
 		if room+unit > maxRoom {
-			break // let addRoom return the excess
+			if s.share.CompareAndSwap(w, pack(room, credit-unit)) {
+				b.addRoom(s, unit) // returns the excess room
+				return true
+			}
+			continue
 		}
 		if s.share.CompareAndSwap(w, pack(room+unit, credit-unit)) {
 			b.freed()
 			return true
 		}
 	}
+}
+
+// payShared pays a retry with a token of the shared part.
+func (b *Budget) payShared(s *shard) bool {
 	for {
-		w := s.share.Load()
-		room, credit := unpack(w)
-		if credit < unit {
+		t := b.tokens.Load()
+		if t < unit {
 			return false
 		}
-		if s.share.CompareAndSwap(w, pack(room, credit-unit)) {
+		if b.tokens.CompareAndSwap(t, t-unit) {
 			b.addRoom(s, unit)
 			return true
 		}
 	}
 }
 
-// payShared pays a retry with a token of the shared bucket, first moving
-// the caller's credit there if together they make one.
-func (b *Budget) payShared(s *shard) bool {
-	for {
-		t := b.tokens.Load()
-		if t >= unit {
-			if b.tokens.CompareAndSwap(t, t-unit) {
-				b.addRoom(s, unit)
-				return true
-			}
-			continue
-		}
-		w := s.share.Load()
-		room, credit := unpack(w)
-		if credit == 0 || t+credit < unit {
-			return false
-		}
-		if s.share.CompareAndSwap(w, pack(room, 0)) {
-			b.tokens.Add(credit)
-		}
-	}
-}
-
-// pool moves the credit of other CPUs' shares (poolWidth of them, in turn)
-// to the shared bucket, and then pays a retry if the bucket and the
-// caller's share make a whole token. Deposits on different CPUs thus add up
-// to tokens, however they are spread. When one pooling visits every share,
-// it moves nothing unless that pays a retry, so that refusals in an outage
-// do not write the other CPUs' cache lines; on more CPUs than that, each
+// pool moves the credit of other processors' shares (poolWidth of them, in
+// turn) to the caller's share, and then pays a retry if that makes a whole
+// token. Deposits on different processors thus add up to tokens, however
+// they are spread. When one pooling visits every share, it moves nothing
+// unless that pays a retry, so that most refusals in an outage only read
+// the other processors' cache lines; on more processors than that, each
 // pooling moves what it finds, and successive ones add up.
 func (b *Budget) pool(s *shard) bool {
 	all := b.all()
@@ -505,12 +486,10 @@ func (b *Budget) pool(s *shard) bool {
 	width := min(poolWidth, len(all))
 	first := int(s.poolNext.Add(uint64(width)) - uint64(width))
 	if width+1 >= len(all) { // every other share is visited
-		_, own := unpack(s.share.Load())
-		sum := b.tokens.Load() + own
+		sum := int64(s.share.Load() & creditMask)
 		for k := 0; k < width; k++ {
 			if o := &all[(first+k)&b.mask]; o != s {
-				_, c := unpack(o.share.Load())
-				sum += c
+				sum += int64(o.share.Load() & creditMask)
 			}
 		}
 		if sum < unit {
@@ -529,12 +508,33 @@ func (b *Budget) pool(s *shard) bool {
 				break
 			}
 			if o.share.CompareAndSwap(w, pack(room, 0)) {
-				b.tokens.Add(c)
+				b.addCredit(s, c)
 				break
 			}
 		}
 	}
-	return b.payShared(s)
+	return b.payShare(s)
+}
+
+// addCredit adds credit moved from another share to s, publishing a token
+// to the shared part if s would hold shareMax.
+func (b *Budget) addCredit(s *shard, amount int64) {
+	for {
+		w := s.share.Load()
+		room, credit := unpack(w)
+		credit += amount
+		var publish int64
+		for credit >= shareMax {
+			credit -= unit
+			publish += unit
+		}
+		if s.share.CompareAndSwap(w, pack(room, credit)) {
+			if publish > 0 {
+				b.tokens.Add(publish)
+			}
+			return
+		}
+	}
 }
 
 // tryFloor reads the clock and grants a floor retry if one is due, using
@@ -594,7 +594,10 @@ type Stats struct {
 // Stats returns the budget's counters and balance. It does not lock.
 func (b *Budget) Stats() Stats {
 	st := Stats{}
-	units := b.tokens.Load() // before the shares: credit moves only from shares to tokens
+	// The shared part first: a publish moves credit from a share to it,
+	// so this order never counts one twice. Moves between shares can be,
+	// hence the clamp.
+	units := b.tokens.Load()
 	for i := range b.all() {
 		s := &b.all()[i]
 		st.Requests += s.requests.Load()
