@@ -38,9 +38,13 @@ const (
 	// thus holds at most one whole token and a fraction of the next.
 	shareMax = 2 * unit
 	// roomChunk is the room a share takes from the free capacity at a
-	// time, and maxRoom the most it keeps; the rest goes back.
+	// time, and maxRoom the most it keeps; the rest goes back. Other
+	// shares may take its room beyond ownRoom only, so that room freed by
+	// a retry serves the next deposit on the same processor instead of
+	// moving between processors on every call of a full bucket.
 	roomChunk = 2 * unit
 	maxRoom   = 4 * unit
+	ownRoom   = unit
 	// poolEvery is how many refusals a CPU makes between two poolings of
 	// the other CPUs' credit (see pool), and poolWidth how many other
 	// shares one pooling visits.
@@ -310,9 +314,11 @@ func (b *Budget) deposit(s *shard, amount int64) {
 }
 
 // moreRoom gives s at least some more room: from the free capacity, else
-// from another share's. It reports false when there is none anywhere: the
-// bucket is full. It then sets the full hint, which lets later deposits
-// drop at once; whoever frees capacity clears it (freed).
+// from another share's beyond its ownRoom. It reports false when there is
+// none: the bucket is full, but for room that other processors keep for
+// their own deposits. It then sets the full hint, which lets later
+// deposits drop at once; whoever frees room that others can take clears it
+// (freed).
 func (b *Budget) moreRoom(s *shard, need int64) bool {
 	for !b.full.Load() {
 		if got := b.takeFree(max(need, roomChunk)); got > 0 {
@@ -348,7 +354,8 @@ func (b *Budget) takeFree(want int64) int64 {
 	}
 }
 
-// takeRoom takes all the room of the first other share that has some.
+// takeRoom takes the room beyond ownRoom of the first other share that
+// has some.
 func (b *Budget) takeRoom(s *shard) int64 {
 	all := b.all()
 	for i := range all {
@@ -359,11 +366,11 @@ func (b *Budget) takeRoom(s *shard) int64 {
 		for {
 			w := o.share.Load()
 			room, credit := unpack(w)
-			if room == 0 {
+			if room <= ownRoom {
 				break
 			}
-			if o.share.CompareAndSwap(w, pack(0, credit)) {
-				return room
+			if o.share.CompareAndSwap(w, pack(ownRoom, credit)) {
+				return room - ownRoom
 			}
 		}
 	}
@@ -374,7 +381,7 @@ func (b *Budget) othersHaveRoom(s *shard) bool {
 	all := b.all()
 	for i := range all {
 		if o := &all[i]; o != s {
-			if room, _ := unpack(o.share.Load()); room > 0 {
+			if room, _ := unpack(o.share.Load()); room > ownRoom {
 				return true
 			}
 		}
@@ -390,16 +397,20 @@ func (b *Budget) addRoom(s *shard, amount int64) {
 		room, credit := unpack(w)
 		keep := min(room+amount, max(room, maxRoom))
 		if s.share.CompareAndSwap(w, pack(keep, credit)) {
-			if extra := room + amount - keep; extra > 0 {
+			extra := room + amount - keep
+			if extra > 0 {
 				b.free.Add(extra)
 			}
-			b.freed()
+			if extra > 0 || keep > ownRoom {
+				b.freed()
+			}
 			return
 		}
 	}
 }
 
-// freed clears the full hint after capacity was freed.
+// freed clears the full hint after capacity that other shares can take
+// was freed.
 func (b *Budget) freed() {
 	if b.full.Load() {
 		b.full.Store(false)
@@ -451,7 +462,9 @@ func (b *Budget) payShare(s *shard) bool {
 			continue
 		}
 		if s.share.CompareAndSwap(w, pack(room+unit, credit-unit)) {
-			b.freed()
+			if room+unit > ownRoom {
+				b.freed()
+			}
 			return true
 		}
 	}

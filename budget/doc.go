@@ -98,11 +98,14 @@
 // bucket is spread over the processors that run Go code: each has a share
 // that takes the deposits of the requests made on it and pays the retries
 // made on it first; credit beyond one token and a fraction of the next
-// moves to a part shared by all. The capacity is split the same way, so
-// the balance never leaves [0, Cap] and a deposit is dropped only when the
-// bucket as a whole is full. No credit is ever lost or created: after
-// concurrent calls, the deposits equal the retries paid plus the balance,
-// exactly.
+// moves to a part shared by all. The capacity is split the same way: the
+// balance never leaves [0, Cap], and a deposit is dropped only when the
+// bucket is full, but for the room (at most one token) that each processor
+// keeps for its own next deposits once its retries freed it, so that a
+// full bucket does not move room between processors on every call. A
+// bucket can thus stop short of Cap by one token per processor that makes
+// no more requests. No credit is ever lost or created: after concurrent
+// calls, the deposits equal the retries paid plus the balance, exactly.
 //
 // A TryRetry is refused only when the caller's share and the shared part
 // hold less than one token together with — on the processor's first
