@@ -50,8 +50,11 @@ const (
 	// shares one pooling visits.
 	poolEvery = 16
 	poolWidth = 4
-	// maxShards bounds the shares of a Budget (4 KiB each 16).
+	// maxShards bounds the shares of a Budget (256 bytes each).
 	maxShards = 64
+	// spreadAfter is how many collisions make a budget spread its calls
+	// over the processors' shares.
+	spreadAfter = 64
 )
 
 // An Option configures a Budget or a Registry. Options are checked when New
@@ -138,14 +141,20 @@ type Budget struct {
 	now       func() int64
 	shards    []shard // one per CPU; nil: spare is the only share
 	mask      int     // len(shards) - 1, a power of two minus one
-	_         [cacheLine]byte
+	// compact is the share every call uses until the budget spreads over
+	// the processors' shares; then nil. Nil in the zero Budget.
+	compact atomic.Pointer[shard]
+	_       [cacheLine]byte
 
 	// The shared bucket, written when credit or capacity moves between
 	// CPUs: never on a call that the caller's share can serve.
 	tokens atomic.Int64 // whole tokens published by the shares, in units
 	free   atomic.Int64 // capacity that no share holds as room, in units
 	full   atomic.Bool  // hint: no room is left anywhere (see moreRoom)
-	_      [cacheLine - 24]byte
+	// collisions counts the counter increments that lost a race while the
+	// budget was not spread (see incr).
+	collisions atomic.Uint64
+	_          [cacheLine - 32]byte
 
 	// The floor, written when a retry draws on it.
 	floorTAT atomic.Int64 // when the floor is full again (GCRA's theoretical arrival time)
@@ -212,6 +221,7 @@ func newBudget(c *config) *Budget {
 		b.shards = make([]shard, n)
 		b.mask = n - 1
 	}
+	b.compact.Store(&b.all()[0])
 	if c.clock != nil {
 		clock := c.clock
 		b.now = func() int64 { return int64(clock()) }
@@ -254,21 +264,59 @@ func (b *Budget) all() []shard {
 	return b.spare[:]
 }
 
-// local returns the share of the CPU running the caller.
+// local returns the share that the caller uses: the first until the
+// budget is spread, then the one of the processor running the caller.
 func (b *Budget) local() *shard {
+	if s := b.compact.Load(); s != nil {
+		return s
+	}
+	return b.localSpread()
+}
+
+//go:noinline
+func (b *Budget) localSpread() *shard {
 	if b.shards == nil {
-		return &b.spare[0]
+		return &b.spare[0] // the zero Budget, or a single share
 	}
 	return &b.shards[cpu()&b.mask]
+}
+
+// incr adds one to a counter of a share. Every call increments exactly
+// one, and does so with a compare-and-swap, whose failure shows that calls
+// from two processors collided on the share; after spreadAfter collisions
+// on a budget that is not spread yet, it spreads. A budget whose calls do
+// not collide (one goroutine, or goroutines taking turns on the
+// processors) thus keeps the cost of a single share, and reading the
+// processor is paid only where it saves cache-line transfers.
+func (b *Budget) incr(c *atomic.Uint64) {
+	if n := c.Load(); !c.CompareAndSwap(n, n+1) {
+		b.incrCollided(c)
+	}
+}
+
+//go:noinline
+func (b *Budget) incrCollided(c *atomic.Uint64) {
+	c.Add(1)
+	if b.compact.Load() != nil {
+		b.collided()
+	}
+}
+
+// collided counts a collision and spreads the budget after spreadAfter.
+func (b *Budget) collided() {
+	if b.shards != nil && b.collisions.Add(1) >= spreadAfter {
+		b.compact.Store(nil)
+	}
 }
 
 // OnRequest records one original request and deposits Ratio tokens, up to
 // Cap. Call it once per logical request, not once per attempt. It does not
 // allocate, lock or read the clock.
-func (b *Budget) OnRequest() { b.onRequest(b.local()) }
-
-func (b *Budget) onRequest(s *shard) {
-	s.requests.Add(1)
+func (b *Budget) OnRequest() {
+	s := b.local()
+	if n := s.requests.Load(); !s.requests.CompareAndSwap(n, n+1) { // b.incr, inlined
+		b.incrCollided(&s.requests)
+	}
 	// The common case: room in the share and no token to publish.
 	w := s.share.Load()
 	if room, credit := unpack(w); room >= b.ratio && credit+b.ratio < shareMax && b.ratio > 0 &&
@@ -423,27 +471,46 @@ func (b *Budget) freed() {
 // retrying and return the error of the last attempt. It does not allocate
 // or lock; a refusal while the floor is empty usually costs a few atomic
 // operations on the caller's CPU and no clock read.
-func (b *Budget) TryRetry() bool { return b.tryRetry(b.local()) }
-
-func (b *Budget) tryRetry(s *shard) bool {
-	// Most refusals stop at this test, without a call.
-	if s.share.Load()&creditMask >= unit || b.tokens.Load() >= unit {
-		if b.payShare(s) || b.payShared(s) {
-			s.allowed.Add(1)
+func (b *Budget) TryRetry() bool {
+	s := b.local()
+	// The common cases without a call: a token in the share, whose
+	// room stays private; or no token anywhere that this test can see.
+	w := s.share.Load()
+	if room, credit := unpack(w); credit >= unit {
+		if room+unit <= ownRoom && s.share.CompareAndSwap(w, pack(room+unit, credit-unit)) {
+			b.paid(s)
+			return true
+		}
+		if b.payShare(s) {
+			b.paid(s)
 			return true
 		}
 	}
-	// The first refusal on a processor and every poolEvery-th pool the
-	// other processors' credit.
-	if s.refused.Load()%poolEvery == 0 && b.pool(s) {
-		s.allowed.Add(1)
+	if b.tokens.Load() >= unit && b.payShared(s) {
+		b.paid(s)
 		return true
 	}
-	if b.interval == 0 || s.refused.Load() < s.nextCheck.Load() {
-		s.refused.Add(1)
+	// The first refusal on a processor and every poolEvery-th pool the
+	// other processors' credit.
+	r := s.refused.Load()
+	if r%poolEvery == 0 && b.pool(s) {
+		b.paid(s)
+		return true
+	}
+	if b.interval == 0 || r < s.nextCheck.Load() {
+		if !s.refused.CompareAndSwap(r, r+1) { // incr, inlined
+			b.incrCollided(&s.refused)
+		}
 		return false
 	}
 	return b.tryFloor(s)
+}
+
+// paid counts an allowed retry.
+func (b *Budget) paid(s *shard) {
+	if n := s.allowed.Load(); !s.allowed.CompareAndSwap(n, n+1) {
+		b.incrCollided(&s.allowed)
+	}
 }
 
 // payShare pays a retry with a whole token of the caller's share.
@@ -562,11 +629,11 @@ func (b *Budget) tryFloor(s *shard) bool {
 		tat := b.floorTAT.Load()
 		if tat-now > b.tolerance {
 			b.schedule(s, now, tat-b.tolerance-now)
-			s.refused.Add(1)
+			b.incr(&s.refused)
 			return false
 		}
 		if b.floorTAT.CompareAndSwap(tat, max(tat, now)+b.interval) {
-			s.allowed.Add(1)
+			b.incr(&s.allowed)
 			return true
 		}
 	}

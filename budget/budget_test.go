@@ -171,9 +171,19 @@ func TestNoAllocations(t *testing.T) {
 // is found: within one pooling period of refusals, every whole token left
 // on any CPU pays a retry, and less than one token remains.
 func TestConcurrentExact(t *testing.T) {
+	for _, spread := range []bool{false, true} {
+		clock := new(fakeClock)
+		b := newFake(clock, Ratio(0.1), Cap(1e6)) // the Cap is never reached
+		if spread {
+			b.compact.Store(nil) // spread from the start, whatever collides
+		}
+		t.Logf("spread from the start: %v", spread)
+		concurrentExact(t, b)
+	}
+}
+
+func concurrentExact(t *testing.T, b *Budget) {
 	const goroutines, perG, retries = 8, 20_000, 3
-	clock := new(fakeClock)
-	b := newFake(clock, Ratio(0.1), Cap(1e6)) // the Cap is never reached
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	tries := 0
@@ -225,7 +235,7 @@ func TestConcurrentExact(t *testing.T) {
 	if got := banked(b); got != left%unit {
 		t.Errorf("%d units left after pooling, want %d", got, left%unit)
 	}
-	t.Logf("%d goroutines, %d shares: %+v, %d units left, %d paid after", goroutines, len(b.all()), s, left, extra)
+	t.Logf("%d goroutines, %d shares (spread %v): %+v, %d units left, %d paid after", goroutines, len(b.all()), spread(b), s, left, extra)
 }
 
 // banked returns the units of credit in the bucket: the shared part and

@@ -6,11 +6,17 @@ import (
 	"testing"
 )
 
-// The tests in this file call the per-CPU shares of a budget directly
-// (onRequest and tryRetry on a chosen share), so that what happens when
-// requests and retries run on different processors is deterministic.
+// The tests in this file make calls on chosen shares of a budget (by
+// pointing compact at the share), so that what happens when requests and
+// retries run on different processors is deterministic.
 
 func share(b *Budget, i int) *shard { return &b.all()[i] }
+
+// onRequest and tryRetry call OnRequest and TryRetry as if from the
+// processor whose share is s.
+func (b *Budget) onRequest(s *shard) { b.compact.Store(s); b.OnRequest() }
+
+func (b *Budget) tryRetry(s *shard) bool { b.compact.Store(s); return b.TryRetry() }
 
 // capacity returns free + every share's room and credit + the shared
 // tokens, which must always equal Cap once no call is running.
@@ -210,22 +216,22 @@ func TestSharesModel(t *testing.T) {
 	}
 }
 
-// TestSharesConcurrentCapacity hammers a small budget with 4 shares from
-// many goroutines, each on its own share, with requests, retries and a
-// full bucket, and checks that capacity is conserved exactly.
+// TestSharesConcurrentCapacity hammers a small budget spread over 4 shares
+// from many goroutines, on whatever processors run them, with requests,
+// retries and a full bucket, and checks that capacity is conserved exactly.
 func TestSharesConcurrentCapacity(t *testing.T) {
 	b := New(withShares(4), Cap(5), Ratio(0.5), MinPerSecond(0))
+	b.compact.Store(nil) // spread
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			s := share(b, g%4)
 			for i := 0; i < 20_000; i++ {
-				b.onRequest(s)
+				b.OnRequest()
 				if i%(2+g) == 0 { // some fill, some drain
-					b.tryRetry(s)
-					b.tryRetry(share(b, (g+1)%4))
+					b.TryRetry()
+					b.TryRetry()
 				}
 			}
 		}(g)
@@ -301,3 +307,49 @@ func TestSharesStayLocal(t *testing.T) {
 		}
 	}
 }
+
+func TestSpreadOnlyWhenCallsCollide(t *testing.T) {
+	// One goroutine never collides: the budget stays a single share, and
+	// every call lands on it.
+	b := New(withShares(4))
+	for i := 0; i < 100_000; i++ {
+		b.OnRequest()
+		b.TryRetry()
+	}
+	if spread(b) {
+		t.Fatal("a budget used by one goroutine spread")
+	}
+	for i := 1; i < 4; i++ {
+		if s := share(b, i); s.requests.Load()+s.allowed.Load()+s.refused.Load() != 0 {
+			t.Fatalf("share %d was used before the budget spread", i)
+		}
+	}
+	// Collisions spread it, after spreadAfter of them; then calls use the
+	// share of their processor.
+	for i := 0; i < spreadAfter-1; i++ {
+		b.collided()
+	}
+	if spread(b) {
+		t.Fatalf("spread after %d collisions, want %d", spreadAfter-1, spreadAfter)
+	}
+	b.collided()
+	if !spread(b) {
+		t.Fatalf("not spread after %d collisions", spreadAfter)
+	}
+	if got, want := b.local(), share(b, cpu()&b.mask); got != want {
+		// The goroutine may have moved between the two reads: retry once.
+		if got, want = b.local(), share(b, cpu()&b.mask); got != want {
+			t.Fatal("a spread budget did not use the processor's share")
+		}
+	}
+	// A budget with a single share never spreads.
+	one := New(withShares(1))
+	for i := 0; i < spreadAfter; i++ {
+		one.collided()
+	}
+	if spread(one) {
+		t.Fatal("a budget with one share spread")
+	}
+}
+
+func spread(b *Budget) bool { return b.compact.Load() == nil }
