@@ -94,27 +94,33 @@
 //
 // # Concurrency
 //
-// So that calls from many cores do not fight over one cache line, the
-// bucket is spread over the processors that run Go code: each has a share
-// that takes the deposits of the requests made on it and pays the retries
-// made on it first; credit beyond one token and a fraction of the next
-// moves to a part shared by all. The capacity is split the same way: the
-// balance never leaves [0, Cap], and a deposit is dropped only when the
-// bucket is full, but for the room (at most one token) that each processor
-// keeps for its own next deposits once its retries freed it, so that a
-// full bucket does not move room between processors on every call. A
-// bucket can thus stop short of Cap by one token per processor that makes
-// no more requests. No credit is ever lost or created: after concurrent
-// calls, the deposits equal the retries paid plus the balance, exactly.
+// A Budget starts as the single bucket described above. So that calls
+// from many cores do not then fight over its cache lines, it spreads over
+// the processors that run Go code once calls from two of them have
+// collided on it 64 times (two calls updating the same counter at the same
+// instant), and stays spread: each processor then has a share that takes
+// the deposits of the requests made on it and pays the retries made on it
+// first; credit beyond one token and a fraction of the next moves to a part
+// shared by all. A budget whose calls do not collide — one goroutine, or
+// goroutines that take turns — never spreads and never reads which
+// processor runs the caller.
 //
-// A TryRetry is refused only when the caller's share and the shared part
-// hold less than one token together with — on the processor's first
-// refusal, its first after an allowed retry, and every 16th — the other
-// processors' shares (on more than five processors, four of them per look,
-// in turn). So ten deposits of 0.1 make a token wherever they were made,
-// but a retry on one processor may be refused while another holds credit
-// (less than two tokens) for at most 15 refusals. Calls that all run on one
-// processor see a single bucket, exactly as described above.
+// The capacity is split the same way: the balance never leaves [0, Cap],
+// and a deposit is dropped only when the bucket is full, but for the room
+// (at most one token) that each processor keeps for its own next deposits
+// once its retries freed it, so that a full bucket does not move room
+// between processors on every call. A spread bucket can thus stop short of
+// Cap by one token per processor that makes no more requests. No credit is
+// ever lost or created: after concurrent calls, the deposits equal the
+// retries paid plus the balance, exactly.
+//
+// On a spread budget, a TryRetry is refused only when the caller's share
+// and the shared part hold less than one token together with — on the
+// processor's first refusal and every 16th — the other processors' shares
+// (on more than five processors, four of them per look, in turn). So ten
+// deposits of 0.1 make a token wherever they were made, but a retry on one
+// processor may be refused while another holds credit (less than two
+// tokens) for at most 15 refusals.
 //
 // # Choosing the options
 //
