@@ -125,8 +125,63 @@ const (
 type Bound struct {
 	Kind BoundKind
 	N    int    // attempts, when Kind == BoundCount and the count is constant
-	Expr string // the count's source text, when Kind == BoundCount and N == 0
-	Note string // a short explanation for messages, e.g. "MaxElapsedTime 15m by default"
+	Expr string // the count's source text, when Kind == BoundCount and N == 0: Base+Offset
+	Base string // the count's variable part: "maxRetries", "len(servers)"
+	// Offset is what the count adds to Base: maxRetries+1 attempts.
+	Offset int
+	// Param names the parameter of the enclosing function that is Base,
+	// and ParamIndex is its index, when Base is one: a helper called with
+	// a constant there makes that constant plus Offset attempts.
+	Param      string
+	ParamIndex int
+	Note       string // a short explanation for messages, e.g. "MaxElapsedTime 15m by default"
+}
+
+// Add returns the bound of n more attempts.
+func (b Bound) Add(n int) Bound {
+	if b.Kind != BoundCount || n == 0 {
+		return b
+	}
+	if b.N > 0 {
+		b.N += n
+		return b
+	}
+	b.Offset += n
+	b.Expr = addOffset(b.Base, int64(b.Offset))
+	return b
+}
+
+// Times returns the bound of b attempts each making inner's: the product
+// of two counts, or the weaker of the two kinds.
+func (b Bound) Times(inner Bound) Bound {
+	if b.Kind == BoundCount && inner.Kind == BoundCount {
+		switch {
+		case b.N > 0 && inner.N > 0:
+			return Bound{Kind: BoundCount, N: b.N * inner.N}
+		default:
+			e := b.String()
+			e = strings.TrimSuffix(e, " attempts") + "×" + strings.TrimSuffix(inner.String(), " attempts")
+			return Bound{Kind: BoundCount, Base: e, Expr: e}
+		}
+	}
+	rank := func(k BoundKind) int { return [...]int{BoundUnknown: 1, BoundCount: 0, BoundTime: 2, Unbounded: 3}[k] }
+	if rank(inner.Kind) > rank(b.Kind) {
+		return inner
+	}
+	return b
+}
+
+// WithParam returns the bound of a call that passes v for the bound's
+// parameter.
+func (b Bound) WithParam(v int64) Bound {
+	if b.Kind != BoundCount || b.Param == "" {
+		return b
+	}
+	n := v + int64(b.Offset)
+	if n < 1 {
+		return Bound{Kind: BoundUnknown}
+	}
+	return Bound{Kind: BoundCount, N: int(n), Note: b.Note}
 }
 
 func (b Bound) String() string {
@@ -221,12 +276,8 @@ type Site struct {
 	// interest (error-returning calls outside the standard library's pure
 	// packages), in source order.
 	Attempts []Attempt
-	// Decision, for loops, is the if statement that tests the attempt's
-	// error (nil when the loop condition tests it); FailThen says its then
-	// branch is the failure path; Err is the error variable.
-	Decision *ast.IfStmt
-	FailThen bool
-	Err      types.Object
+	// Loop is what the definition found, for loop sites; nil for others.
+	Loop *LoopFacts
 	// Config is what a configuration fix edits: the service-config string
 	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
 	Config ast.Expr
