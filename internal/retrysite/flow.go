@@ -104,6 +104,8 @@ type flow struct {
 	// nested: the attempt is inside a loop nested in this one.
 	nested bool
 
+	exitMemo map[int32]bool // exitsDirectly, by block
+
 	// Results, filled by run.
 	arrive outcome // outcomes that reach the attempt again
 	// arriveSeen are those among them whose path tested the outcome.
@@ -294,6 +296,18 @@ func (f *flow) recordExit(seen map[exitKey]int, e edge) {
 // before the next iteration or attempt: the body of "if attempts >= 3 {
 // log(...); return err }", also when it first finishes a nested loop.
 func (f *flow) exitsDirectly(b *cfg.Block) bool {
+	if v, ok := f.exitMemo[b.Index]; ok {
+		return v
+	}
+	v := f.exitsFrom(b)
+	if f.exitMemo == nil {
+		f.exitMemo = map[int32]bool{}
+	}
+	f.exitMemo[b.Index] = v
+	return v
+}
+
+func (f *flow) exitsFrom(b *cfg.Block) bool {
 	seen := map[int32]bool{b.Index: true}
 	work := []*cfg.Block{b}
 	for steps := 0; len(work) > 0; steps++ {
