@@ -1,6 +1,7 @@
 package fixedattempts_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -16,6 +17,15 @@ func TestFixedAttempts(t *testing.T) {
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew")
+	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes")
 	rltest.GoldenCompiles(t, dir)
+}
+
+// TestFixesBehave runs the fixed shapes against a fake dependency: a
+// refused retry returns what the loop returns after its last attempt, the
+// attempts stay near 1 + the budget's ratio, every body is closed, and a
+// healthy dependency sees no change.
+func TestFixesBehave(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	rltest.Behave(t, dir, "shapes", filepath.Join(analysistest.TestData(), "behave", "shapes.go"))
 }
