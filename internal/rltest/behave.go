@@ -65,11 +65,12 @@ type Report struct {
 // It returns the reports of the fixed build.
 func Behave(t *testing.T, dir, pkg, driver string) []Report {
 	t.Helper()
-	orig := runBehave(t, buildBehave(t, dir, pkg, driver, false), 1, "")
+	orig := runBehave(t, buildBehave(t, dir, pkg, driver, false), 1, "", "")
 	fixedBin := buildBehave(t, dir, pkg, driver, true)
 	var fixed []Report
-	for _, mode := range []string{"healthy", "down", "status"} {
-		fixed = append(fixed, runBehave(t, fixedBin, BehaveCalls, mode)...)
+	for _, o := range orig {
+		// A process per case and mode: each starts from new budgets.
+		fixed = append(fixed, runBehave(t, fixedBin, BehaveCalls, o.Case, o.Mode)...)
 	}
 	byKey := map[string]Report{}
 	for _, r := range orig {
@@ -215,10 +216,11 @@ func buildBehave(t *testing.T, dir, pkg, driver string, fixed bool) string {
 	return bin
 }
 
-// runBehave runs a binary of buildBehave in the modes listed ("" for all).
-func runBehave(t *testing.T, bin string, calls int, modes string) []Report {
+// runBehave runs a binary of buildBehave for one case ("" for all) in the
+// modes listed ("" for all).
+func runBehave(t *testing.T, bin string, calls int, only, modes string) []Report {
 	t.Helper()
-	run := exec.Command(bin, fmt.Sprintf("-calls=%d", calls), "-modes="+modes)
+	run := exec.Command(bin, fmt.Sprintf("-calls=%d", calls), "-case="+only, "-modes="+modes)
 	var stdout, stderr bytes.Buffer
 	run.Stdout, run.Stderr = &stdout, &stderr
 	if err := run.Run(); err != nil {

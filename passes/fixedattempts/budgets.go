@@ -440,7 +440,13 @@ func (f *fixer) name() {
 			delete(f.news, k)
 			continue
 		}
-		sort.Slice(nb.uses, func(i, j int) bool { return nb.uses[i].pos < nb.uses[j].pos })
+		sort.Slice(nb.uses, func(i, j int) bool {
+			a, b := f.pass.Fset.Position(nb.uses[i].pos), f.pass.Fset.Position(nb.uses[j].pos)
+			if a.Filename != b.Filename {
+				return a.Filename < b.Filename
+			}
+			return a.Offset < b.Offset
+		})
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -470,6 +476,12 @@ func (f *fixer) name() {
 	taken := map[string]bool{}
 	for _, k := range keys {
 		nb := f.news[k]
+		if taken[nb.name] || !f.free(nb.name, nb.uses) {
+			// Taken by something else: qualified, then numbered.
+			if q := f.qualifier(nb); q != "" && !strings.HasPrefix(nb.name, q) {
+				nb.name = q + upperFirst(nb.name)
+			}
+		}
 		base := nb.name
 		for i := 2; taken[nb.name] || !f.free(nb.name, nb.uses); i++ {
 			nb.name = fmt.Sprintf("%s%d", base, i)
@@ -497,6 +509,9 @@ func (f *fixer) qualifier(nb *newBudget) string {
 		if fd, ok := nb.uses[0].fn.(*ast.FuncDecl); ok {
 			return fixutil.IdentName(fd.Name.Name)
 		}
+	case strings.HasPrefix(nb.key, "type:"):
+		t := strings.TrimLeft(strings.TrimPrefix(nb.key, "type:"), "*")
+		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
 	case strings.HasPrefix(nb.key, "pkg:"):
 		p := strings.TrimPrefix(nb.key, "pkg:")
 		if i := strings.LastIndexByte(p, '/'); i > 0 {
@@ -551,7 +566,7 @@ func (f *fixer) ref(n *need) (budgetRef, bool) {
 	if nb == nil || !containsNeed(nb.uses, n) {
 		return budgetRef{}, false
 	}
-	prefix, edits := fixutil.AddImport(f.pass.TypesInfo, nb.file, BudgetPath, nb.file.Package)
+	prefix, edits := addImport(f.pass, nb.file, BudgetPath)
 	end := nb.file.Name.End()
 	for _, d := range nb.file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -585,6 +600,23 @@ func containsNeed(list []*need, n *need) bool {
 // render returns the source text of an expression.
 func render(pass *analysis.Pass, e ast.Expr) string {
 	return types.ExprString(e)
+}
+
+// addImport is fixutil.AddImport for a package outside the standard
+// library: added to an import block of standard packages only, it starts
+// a group of its own, as goimports would place it.
+func addImport(pass *analysis.Pass, file *ast.File, path string) (string, []analysis.TextEdit) {
+	name, edits := fixutil.AddImport(pass.TypesInfo, file, path, file.Package)
+	if len(edits) != 1 || !strings.HasPrefix(string(edits[0].NewText), "\t") {
+		return name, edits
+	}
+	for _, spec := range file.Imports {
+		if p := strings.Trim(spec.Path.Value, "`\""); strings.Contains(strings.Split(p, "/")[0], ".") {
+			return name, edits // a group of such imports exists: gofmt sorts it in
+		}
+	}
+	edits[0].NewText = append([]byte("\n"), edits[0].NewText...)
+	return name, edits
 }
 
 // helperFix is the budget parameter a retry helper gets, and what each of
@@ -742,7 +774,7 @@ func (f *fixer) unseenTestUses(name string) bool {
 // helperEdits returns the edits that give a helper its budget parameter
 // and make each caller pass its own dependency's budget.
 func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, bool) {
-	prefix, edits := fixutil.AddImport(f.pass.TypesInfo, file, BudgetPath, file.Package)
+	prefix, edits := addImport(f.pass, file, BudgetPath)
 	params := h.decl.Type.Params
 	param := h.param + " *" + prefix + ".Budget"
 	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)

@@ -127,14 +127,16 @@ type Report struct {
 	Refused  string         `json:"refused,omitempty"`
 }
 
-// Main runs every case in each of its modes that -modes lists (all when
-// it is empty) -calls times against one fake dependency per case and
-// mode, and prints one JSON report per line. A budget the code keeps in a
-// package variable lives as long as the process: run one mode per process
-// for each to start from a new budget.
+// Main runs every case (or the one -case names) in each of its modes that
+// -modes lists (all when it is empty) -calls times against one fake
+// dependency per case and mode, and prints one JSON report per line. A
+// budget the code keeps in a package variable lives as long as the
+// process: run one case and mode per process for each to start from a new
+// budget.
 func Main(cases []Case) {
 	calls := flag.Int("calls", 1, "calls per case and mode")
 	modes := flag.String("modes", "", "comma-separated modes to run (default all)")
+	only := flag.String("case", "", "the case to run (default all)")
 	flag.Parse()
 	want := map[Mode]bool{}
 	for _, m := range strings.Split(*modes, ",") {
@@ -145,6 +147,9 @@ func Main(cases []Case) {
 	enc := json.NewEncoder(os.Stdout)
 	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Name < cases[j].Name })
 	for _, c := range cases {
+		if *only != "" && c.Name != *only {
+			continue
+		}
 		for _, m := range append([]Mode{Healthy}, c.Modes...) {
 			if len(want) > 0 && !want[m] {
 				continue
