@@ -118,7 +118,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		for _, b := range budgets {
 			if o := budgetObj(pass, b); o != nil {
 				for _, at := range s.Attempts {
-					addKey(f.guards, o, f.normDep(at.Dep).Key)
+					addKey(f.guards, o, f.normDep(at.Call, at.Dep).Key)
 				}
 			}
 		}
@@ -136,7 +136,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 			f.needs = append(f.needs, h.needs...)
 			continue
 		}
-		if n := f.needAt(file, s.Node.Pos(), s.Func, f.loopDep(s)); n != nil {
+		if n := f.needAt(file, s.Node.Pos(), s.Func, s.Attempts[0].Call, f.loopDep(s)); n != nil {
 			f.needs = append(f.needs, n)
 		}
 	}
@@ -198,11 +198,46 @@ func (f *fixer) loopDep(s *retrysite.Site) retrysite.Dep {
 	return dep
 }
 
-// normDep returns the dependency as the fixes key it: a parameter's by
-// its type, since every function handed a client of one type reaches the
-// same kind of dependency (as fields of one type do); other variables,
-// fields, packages and hosts as the shared analysis keys them.
-func (f *fixer) normDep(dep retrysite.Dep) retrysite.Dep {
+// transports are packages whose functions reach whatever address they
+// are given: their package, or a client of theirs, names no dependency.
+var transports = map[string]bool{
+	"net": true, "net/http": true, "net/rpc": true, "net/smtp": true, "database/sql": true,
+	"os/exec": true, "google.golang.org/grpc": true, "github.com/hashicorp/go-retryablehttp": true,
+	"github.com/go-resty/resty/v2": true, "resty.dev/v3": true,
+}
+
+// normDep returns the dependency of an attempt as the fixes key it, or the
+// unknown Dep when no budget can be named after it (as sharedbudget tells
+// dependencies apart, so that what the fixes add it finds unshared):
+//   - a function of the package itself, of a transport (net/http,
+//     database/sql) or of an errors package reaches an unknown dependency;
+//   - an HTTP request reaches its URL's host (a constant, or the string in
+//     a field or variable), not its client, which reaches every host;
+//   - a parameter or receiver of a concrete type of the package is keyed
+//     by its type and named after it, since every function handed a client
+//     of one type reaches the same kind of dependency (as fields of one
+//     type do);
+//   - other variables, fields and hosts are keyed as the shared analysis
+//     keys them.
+func (f *fixer) normDep(call *ast.CallExpr, dep retrysite.Dep) retrysite.Dep {
+	if rest, ok := strings.CutPrefix(dep.Key, "pkg:"); ok {
+		base := rest[strings.LastIndexByte(rest, '/')+1:]
+		if rest == f.pass.Pkg.Path() || transports[rest] || base == "errors" || base == "xerrors" || strings.Contains(base, "multierr") {
+			return retrysite.Dep{}
+		}
+		return dep
+	}
+	if call != nil && isHTTPSend(callee(f.pass, call)) {
+		switch {
+		case strings.HasPrefix(dep.Key, "host:"):
+			return dep
+		case strings.HasPrefix(dep.Key, "field:"), strings.HasPrefix(dep.Key, "var:"):
+			if f.stringDep(call, dep) {
+				return dep
+			}
+		}
+		return retrysite.Dep{}
+	}
 	rest, ok := strings.CutPrefix(dep.Key, "var:")
 	if !ok {
 		return dep
@@ -223,17 +258,56 @@ func (f *fixer) normDep(dep retrysite.Dep) retrysite.Dep {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	if _, named := types.Unalias(t).(*types.Named); !named {
-		return dep
+	n, named := types.Unalias(t).(*types.Named)
+	if !named || n.Obj().Pkg() != f.pass.Pkg || types.IsInterface(n) {
+		return dep // an interface stands for whatever implements it
 	}
-	dep.Key = "type:" + types.TypeString(v.Type(), nil)
-	return dep
+	return retrysite.Dep{Key: "type:" + types.TypeString(v.Type(), nil), Name: n.Obj().Name()}
 }
 
-// needAt returns the need of a fix that guards retries to dep at pos, or
-// nil when the dependency is unknown.
-func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, dep retrysite.Dep) *need {
-	dep = f.normDep(dep)
+// isHTTPSend reports whether fn sends an HTTP request with a client.
+func isHTTPSend(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if p := fn.Pkg().Path(); p != "net/http" && !strings.HasSuffix(p, "/go-retryablehttp") {
+		return false
+	}
+	switch fn.Name() {
+	case "Do", "Get", "Head", "Post", "PostForm", "RoundTrip":
+		return true
+	}
+	return false
+}
+
+// stringDep reports whether the dependency of an HTTP request is a
+// string (the URL's field or variable), not the client that sends it.
+func (f *fixer) stringDep(call *ast.CallExpr, dep retrysite.Dep) bool {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if d := retrysite.OperationDep(f.pass, sel); d.Key == dep.Key {
+			return false // the client itself
+		}
+	}
+	found := false
+	check := func(o types.Object) {
+		if v, ok := o.(*types.Var); ok && v.Name() == dep.Name {
+			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+				found = true
+			}
+		}
+	}
+	for id, o := range f.pass.TypesInfo.Uses {
+		if id.Name == dep.Name && !found {
+			check(o)
+		}
+	}
+	return found
+}
+
+// needAt returns the need of a fix that guards retries to dep (the
+// dependency of call) at pos, or nil when the dependency is unknown.
+func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr, dep retrysite.Dep) *need {
+	dep = f.normDep(call, dep)
 	if dep.Key == "" || fixutil.IdentName(dep.Name) == "" {
 		return nil
 	}
@@ -684,19 +758,20 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		if site == nil {
 			return h
 		}
-		dep := retrysite.Dep{}
-		for i, at := range site.Attempts {
+		dep := retrysite.OperationDep(f.pass, site.Op)
+		var at *ast.CallExpr
+		for i, a := range site.Attempts {
+			d := f.normDep(a.Call, a.Dep)
 			if i == 0 {
-				dep = at.Dep
-			} else if at.Dep.Key != dep.Key {
+				dep, at = a.Dep, a.Call
+			}
+			if d.Key == "" || d.Key != f.normDep(at, dep).Key {
 				dep = retrysite.Dep{}
+				break
 			}
 		}
-		if len(site.Attempts) == 0 {
-			dep = retrysite.OperationDep(f.pass, site.Op)
-		}
 		cf := fixutil.FileOf(f.pass, c.Pos())
-		n := f.needAt(cf, c.Pos(), site.Func, dep)
+		n := f.needAt(cf, c.Pos(), site.Func, at, dep)
 		if n == nil || cf == nil {
 			return h
 		}
