@@ -579,10 +579,6 @@ func (f *fixer) qualifier(nb *newBudget) string {
 		t := strings.TrimPrefix(nb.key, "field:")
 		t = t[:strings.LastIndexByte(t, '.')]
 		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
-	case strings.HasPrefix(nb.key, "var:") && strings.Contains(nb.key, "@"):
-		if fd, ok := nb.uses[0].fn.(*ast.FuncDecl); ok {
-			return fixutil.IdentName(fd.Name.Name)
-		}
 	case strings.HasPrefix(nb.key, "type:"):
 		t := strings.TrimLeft(strings.TrimPrefix(nb.key, "type:"), "*")
 		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])

@@ -93,6 +93,7 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	}
 	li.counters = li.advanced()
 	li.outside = li.usedOutside()
+	lf = li.afterAttempt(lf)
 
 	// The exit that bounds the attempts, when every failing path tests it.
 	for _, mp := range lf.Meets {
@@ -208,6 +209,25 @@ func simple(st ast.Stmt) bool {
 		return true
 	}
 	return false
+}
+
+// afterAttempt returns the loop's facts with only the meeting points
+// after the attempt: a statement of the body before the attempt is passed
+// on the first iteration too, before any failure, where a guard would ask
+// the budget for the first attempt.
+func (li *loopInfo) afterAttempt(lf *retrysite.LoopFacts) *retrysite.LoopFacts {
+	out := *lf
+	out.Meets = nil
+	for _, mp := range lf.Meets {
+		at := mp.Stmt.Pos()
+		if mp.After {
+			at = mp.Stmt.End()
+		}
+		if at >= lf.Attempt.End() {
+			out.Meets = append(out.Meets, mp)
+		}
+	}
+	return &out
 }
 
 // returnCandidates orders the meeting points for a refusal that returns:

@@ -83,6 +83,10 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Place", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			return "", Place(fake{d})
 		}},
+		{Name: "Recover", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
+			return "", s.Recover(make(chan struct{}))
+		}},
 		{Name: "Dial", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			return "", Dial([]Inventory{fake{d}, fake{d}, fake{d}})
 		}},

@@ -192,3 +192,21 @@ func Dial(replicas []Inventory) error {
 	}
 	return fmt.Errorf("all replicas failed: %w", lastErr)
 }
+
+// The body starts with a statement every failing path passes before the
+// next attempt, but so does the first iteration: the guard goes after
+// the attempt, never before the first one.
+func (s *Service) Recover(cancel <-chan struct{}) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		select {
+		case <-cancel:
+			return errors.New("recovery aborted")
+		default:
+		}
+		if err = s.inventory.Reserve(); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("recover: %w", err)
+}
