@@ -124,11 +124,20 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		}
 	}
 	for _, s := range sites {
-		if !fixable(s) || s.Kind != retrysite.Loop || len(s.Attempts) == 0 {
+		if !fixable(s) || len(s.Attempts) == 0 {
 			continue
 		}
 		file := fixutil.FileOf(pass, s.Pos)
 		if file == nil {
+			continue
+		}
+		if s.Kind == retrysite.Library {
+			if n := f.libraryNeed(file, s); n != nil {
+				f.needs = append(f.needs, n)
+			}
+			continue
+		}
+		if s.Kind != retrysite.Loop {
 			continue
 		}
 		if h := f.helperOf(file, s); h != nil {

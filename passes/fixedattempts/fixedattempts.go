@@ -159,6 +159,8 @@ func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.Sugges
 		return quotaFix(pass, file, s)
 	case s.Kind == retrysite.Loop:
 		return fx.loopFix(file, s)
+	case s.Kind == retrysite.Library:
+		return fx.libraryFix(file, s)
 	}
 	return nil
 }

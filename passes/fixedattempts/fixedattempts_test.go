@@ -14,12 +14,12 @@ import (
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "nofixdeps")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "nofixdeps", "libnofix")
 }
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep")
+	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix")
 	rltest.GoldenCompiles(t, dir)
 }
 
@@ -29,7 +29,7 @@ func TestFixes(t *testing.T) {
 // healthy dependency sees no change.
 func TestFixesBehave(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	for _, pkg := range []string{"shapes", "perdep"} {
+	for _, pkg := range []string{"shapes", "perdep", "libfix"} {
 		t.Run(pkg, func(t *testing.T) {
 			rltest.Behave(t, dir, pkg, filepath.Join(analysistest.TestData(), "behave", pkg+".go"))
 		})
@@ -43,7 +43,7 @@ func TestFixesBehave(t *testing.T) {
 func TestFixesShareNoBudget(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	fixed := rltest.FixedTree(t, dir)
-	pkgs := []string{"fix", "fixnew", "shapes", "perdep"}
+	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix"}
 	key := func(d rltest.Diag) string { return strings.SplitN(d.Posn, ":", 2)[0] + ": " + d.Message }
 	before := map[string]int{}
 	for _, d := range rltest.Diagnostics(t, dir, sharedbudget.Analyzer, pkgs...) {
@@ -81,9 +81,9 @@ func TestFixesShareNoBudget(t *testing.T) {
 // name the budget of, are reported without one.
 func TestNoFix(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	diags := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "nofix", "nofixdeps")
-	if len(diags) != 8 {
-		t.Errorf("%d diagnostics, want every loop of nofix and nofixdeps reported", len(diags))
+	diags := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "nofix", "nofixdeps", "libnofix")
+	if len(diags) != 11 {
+		t.Errorf("%d diagnostics, want the 11 retry sites of nofix, nofixdeps and libnofix", len(diags))
 	}
 	for _, d := range diags {
 		if d.Fix {

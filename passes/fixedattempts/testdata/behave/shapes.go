@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -57,7 +58,7 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{orders: fake{d}}
 			return s.Lookup()
 		}},
-		{Name: "Watch", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: rlbehave.ErrDown.Error()},
+		{Name: "Watch", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta(rlbehave.ErrDown.Error())},
 			Run: func(d *rlbehave.Dep) (string, error) {
 				ctx, cancel := timeout()
 				defer cancel()
@@ -66,8 +67,8 @@ func BehaveCases() []rlbehave.Case {
 			}},
 		{Name: "Poll", Modes: both,
 			Refused: map[rlbehave.Mode]string{
-				rlbehave.Down:   `Get "https://poll.example/state": ` + rlbehave.ErrDown.Error(),
-				rlbehave.Status: "unexpected status: 503 Service Unavailable",
+				rlbehave.Down:   regexp.QuoteMeta(`Get "https://poll.example/state": ` + rlbehave.ErrDown.Error()),
+				rlbehave.Status: regexp.QuoteMeta("unexpected status: 503 Service Unavailable"),
 			},
 			Run: func(d *rlbehave.Dep) (string, error) {
 				ctx, cancel := timeout()

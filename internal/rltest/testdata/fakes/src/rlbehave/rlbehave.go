@@ -108,10 +108,11 @@ type Case struct {
 	Name  string
 	Modes []Mode // the failing modes it is run in; Healthy is always run
 	Run   func(d *Dep) (result string, err error)
-	// Refused is, for a loop that gives up only when its context ends
-	// (so that the original returns the context's error), the error
-	// message a refused retry returns in each failing mode: the last
-	// attempt's failure.
+	// Refused is a regular expression of the error message a refused
+	// retry returns in each failing mode, where it differs from what the original returns after
+	// its last attempt: a loop that gives up only when its context ends
+	// (the original returns the context's error; a refusal, the last
+	// attempt's), or a library whose error lists the attempts made.
 	Refused map[Mode]string
 }
 

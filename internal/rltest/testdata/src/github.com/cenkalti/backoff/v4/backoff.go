@@ -59,3 +59,8 @@ func RetryWithData[T any](o OperationWithData[T], b BackOff) (T, error) {
 	return t, nil
 }
 func Permanent(err error) error { return err }
+
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }
