@@ -247,3 +247,77 @@ func TestFixAllOrNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEAfter checks the README's "Before and after": -fix turns its
+// Before loop, in a service that holds a budget for inventory, into its
+// After loop; the same loop on payments gets a budget of its own; and a
+// second run reports nothing (no shared budget, no unguarded retry).
+func TestREADMEAfter(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(marker string) []string {
+		_, rest, ok := strings.Cut(string(readme), "```go\n"+marker)
+		if !ok {
+			t.Fatalf("README.md has no Go block starting %q", marker)
+		}
+		code, _, _ := strings.Cut(rest, "```")
+		lines := strings.Split(strings.TrimSpace(code), "\n")
+		return lines[1:] // without the comment line
+	}
+	before, after := block("// Before"), block("// After")
+	indent := func(lines []string) string { return "\t" + strings.Join(lines, "\n\t") + "\n" }
+	payments := strings.NewReplacer("inventory.Reserve", "payments.Charge").Replace(indent(before))
+	dir := fixModule(t)
+	os.Remove(filepath.Join(dir, "p", "a.go"))
+	os.Remove(filepath.Join(dir, "p", "b.go"))
+	src := `package p
+
+import (
+	"context"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+type Inventory interface{ Reserve(ctx context.Context, item string) error }
+
+type Payments interface{ Charge(ctx context.Context, item string) error }
+
+type Service struct {
+	inventory       Inventory
+	payments        Payments
+	inventoryBudget *budget.Budget
+}
+
+func backoff(i int) time.Duration { return time.Duration(i) * time.Millisecond }
+
+func (s *Service) Reserve(ctx context.Context, item string) error {
+	var err error
+` + indent(before) + `	return err
+}
+
+func (s *Service) Charge(ctx context.Context, item string) error {
+	var err error
+` + payments + `	return err
+}
+`
+	file := filepath.Join(dir, "p", "p.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(t, dir, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, stderr)
+	}
+	fixed, _ := os.ReadFile(file)
+	if !strings.Contains(string(fixed), indent(after)) {
+		t.Errorf("-fix does not write the README's After:\n%s\nwant:\n%s", fixed, indent(after))
+	}
+	if !strings.Contains(string(fixed), "\tpaymentsBudget.OnRequest()\n") || strings.Count(string(fixed), "s.inventoryBudget.TryRetry()") != 1 {
+		t.Errorf("-fix: the payments loop does not get a budget of its own:\n%s", fixed)
+	}
+	if _, stderr, code := run(t, dir, "./..."); code != 0 {
+		t.Errorf("after -fix: exit %d, want nothing reported:\n%s", code, stderr)
+	}
+}

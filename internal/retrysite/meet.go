@@ -286,6 +286,12 @@ func (f *flow) meetPoints(resp types.Object) []MeetPoint {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return blocks[ids[i]].order < blocks[ids[j]].order })
+	succeeds := map[int32]bool{}
+	for k := range f.graph {
+		if k.st.out&oSuccess != 0 {
+			succeeds[k.block] = true
+		}
+	}
 	var out []MeetPoint
 	seenPoint := map[Point]bool{}
 	for _, id := range ids {
@@ -313,12 +319,9 @@ func (f *flow) meetPoints(resp types.Object) []MeetPoint {
 		if p.Stmt == nil {
 			continue
 		}
-		onlyFailures := true
-		for _, st := range v.sts {
-			if st.out&oSuccess != 0 {
-				onlyFailures = false
-			}
-		}
+		// No successful path may pass it, also one that leaves the loop
+		// afterwards (if err == nil { return v, nil } after the point).
+		onlyFailures := !succeeds[id]
 		if !onlyFailures || !f.cuts(id, leads) || seenPoint[p] {
 			continue
 		}

@@ -210,3 +210,30 @@ func (s *Service) Recover(cancel <-chan struct{}) error {
 	}
 	return fmt.Errorf("recover: %w", err)
 }
+
+// Conn is a connection to a replica.
+type Conn struct{ closed bool }
+
+func (c *Conn) Close() { c.closed = true }
+
+// Dialer dials a replica.
+type Dialer interface {
+	Dial(host string) (*Conn, error)
+}
+
+// A successful attempt passes the statement after the attempt too, and
+// leaves only at the test after it: the guard goes after that test.
+func Probe(d Dialer, hosts []string) (string, error) {
+	var err error
+	for _, host := range hosts { // want `up to len\(hosts\) attempts`
+		var conn *Conn
+		conn, err = d.Dial(host)
+		if conn != nil {
+			conn.Close()
+		}
+		if err == nil {
+			return host, nil
+		}
+	}
+	return "", fmt.Errorf("probe: %w", err)
+}
