@@ -131,9 +131,18 @@ func (a *analyzer) libSite(cur inspector.Cursor, call *ast.CallExpr, api string,
 // when it is a function literal (directly or through a local variable), the
 // calls it makes, and a budget check inside it.
 func (a *analyzer) fillOp(s *Site, op ast.Expr) {
+	op = a.unconvert(op)
 	lit := a.funcLitOf(op)
 	if lit == nil {
-		return // a method value or parameter: its calls are not visible here
+		// A method value (retry(3, c.Get)): the attempt calls it; a
+		// parameter or other function value is not visible here.
+		if sel, ok := unparen(op).(*ast.SelectorExpr); ok {
+			if selection, ok := a.pass.TypesInfo.Selections[sel]; ok && selection.Kind() == types.MethodVal {
+				call := &ast.CallExpr{Fun: sel, Lparen: sel.End(), Rparen: sel.End()}
+				s.Attempts = append(s.Attempts, Attempt{Call: call, Dep: a.depOf(call)})
+			}
+		}
+		return
 	}
 	s.Body = lit.Body
 	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
@@ -164,6 +173,7 @@ func (a *analyzer) isLibraryCall(call *ast.CallExpr) bool {
 // funcLitOf returns the function literal an operation expression denotes:
 // the literal itself, or a local variable initialised with one.
 func (a *analyzer) funcLitOf(e ast.Expr) *ast.FuncLit {
+	e = a.unconvert(e)
 	switch e := unparen(e).(type) {
 	case *ast.FuncLit:
 		return e
@@ -886,4 +896,20 @@ func (a *analyzer) k8sBound(e ast.Expr) Bound {
 		}
 	}
 	return Bound{}
+}
+
+// unconvert returns the operand of a conversion to a func type
+// (OpFn[int](f)), else e.
+func (a *analyzer) unconvert(e ast.Expr) ast.Expr {
+	for {
+		c, ok := unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return e
+		}
+		tv, ok := a.pass.TypesInfo.Types[c.Fun]
+		if !ok || !tv.IsType() {
+			return e
+		}
+		e = c.Args[0]
+	}
 }
