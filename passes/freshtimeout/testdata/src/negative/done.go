@@ -45,18 +45,6 @@ func doneCase(ctx context.Context, work chan int) {
 	}
 }
 
-// In a done case of a derived context.
-func derivedDoneCase(ctx context.Context) {
-	inner, stop := context.WithCancel(ctx)
-	defer stop()
-	select {
-	case <-inner.Done():
-		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		use(c)
-	}
-}
-
 // After a select whose done case falls out of it.
 func afterSelect(ctx context.Context, sig chan struct{}) {
 	select {
