@@ -15,6 +15,8 @@ package driver
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"os"
 
 	"golang.org/x/tools/go/analysis"
@@ -60,7 +62,8 @@ func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error
 // type-checks only its declarations, so that the expressions in its
 // function bodies have no types; analyzers would take it for an analyzed
 // package and fail on it. Without syntax it is what every other dependency
-// is here: types only.
+// is here: types only, with an empty types.Info (analyzers of x/tools
+// such as ctrlflow read it even when there are no files).
 func dropDependencySyntax(roots []*packages.Package) {
 	root := make(map[*packages.Package]bool, len(roots))
 	for _, p := range roots {
@@ -69,6 +72,15 @@ func dropDependencySyntax(roots []*packages.Package) {
 	packages.Visit(roots, nil, func(p *packages.Package) {
 		if !root[p] {
 			p.Syntax = nil
+			p.TypesInfo = &types.Info{
+				Types:      map[ast.Expr]types.TypeAndValue{},
+				Defs:       map[*ast.Ident]types.Object{},
+				Uses:       map[*ast.Ident]types.Object{},
+				Implicits:  map[ast.Node]types.Object{},
+				Selections: map[*ast.SelectorExpr]*types.Selection{},
+				Scopes:     map[ast.Node]*types.Scope{},
+				Instances:  map[*ast.Ident]types.Instance{},
+			}
 		}
 	})
 }
