@@ -168,16 +168,16 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 	if !c.decl.Valid() {
 		return
 	}
+	rt := c.rootOf(argCur)
+	if rt == nil {
+		return
+	}
 	inh := c.inherited(cur)
 	if inh == nil {
 		return
 	}
 	c.param = inh.param
 	defer func() { c.param = nil }()
-	rt := c.rootOf(argCur, inh)
-	if rt == nil {
-		return
-	}
 	if c.knownDone(cur, inh.fn) || c.handedOff(cur) || c.deferredOnly(cur) || c.cleansUpFailure(cur, inh) {
 		return
 	}

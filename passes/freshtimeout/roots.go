@@ -30,7 +30,7 @@ type root struct {
 
 	variable   *types.Var // the variable the root came through, or nil
 	pkgVar     bool       // variable is a package variable
-	reassigned bool       // variable is the inherited parameter, reassigned to a root
+	reassigned bool       // variable is a parameter, reassigned to a root
 	stores     []ast.Expr // for a parameter judged by the paths to the call: the roots stored
 
 	// For a local variable that only ever holds a root: its declaring
@@ -94,7 +94,7 @@ func (c *checker) wrapper(e ast.Expr) (*ast.CallExpr, *types.Func) {
 }
 
 // rootOf returns the fresh root that the argument at cur is, or nil.
-func (c *checker) rootOf(cur inspector.Cursor, inh *inheritance) *root {
+func (c *checker) rootOf(cur inspector.Cursor) *root {
 	arg := cur.Node().(ast.Expr)
 	// Written at the call, possibly inside wrappers.
 	wrap := ""
@@ -142,7 +142,7 @@ func (c *checker) rootOf(cur inspector.Cursor, inh *inheritance) *root {
 	// A parameter reassigned: judged by the paths to the call, on every
 	// one of which the last assignment stored a root.
 	fc := enclosingFunc(cur)
-	if !fc.Valid() || !isParamOf(c.pass.TypesInfo, v, funcParams(fc.Node())) {
+	if !fc.Valid() || !isParamOf(c.pass.TypesInfo, v, funcParams(fc.Node())) || !c.assigned(fc, v) {
 		return nil
 	}
 	defs, ok := c.defsAt(cur, v)
@@ -150,7 +150,7 @@ func (c *checker) rootOf(cur inspector.Cursor, inh *inheritance) *root {
 		return nil
 	}
 	var set rootSet
-	rt := &root{arg: arg, variable: v, reassigned: v == inh.param}
+	rt := &root{arg: arg, variable: v, reassigned: true}
 	for _, d := range defs {
 		s, ok := c.rootDef(d, 0)
 		if !ok {
@@ -312,4 +312,14 @@ func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr, dep
 		rt.edit = nil // the variable's value is not a root call: a fix would change what it means
 	}
 	return rt
+}
+
+// assigned reports whether the function fc assigns the variable v.
+func (c *checker) assigned(fc inspector.Cursor, v *types.Var) bool {
+	for cur := range fc.Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)] == v && cur.ParentEdgeKind() == edge.AssignStmt_Lhs {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,8 @@ package children
 import (
 	"context"
 	"errors"
+	"os"
+	"os/signal"
 	"time"
 )
 
@@ -240,6 +242,16 @@ func sometimesChild(ctx context.Context, bounded bool) error {
 	}
 	<-parent.Done()
 	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return use(c)
+}
+
+// A context stopped by a signal is a child too.
+func signalChild(ctx context.Context) error {
+	sctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	<-sctx.Done()
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Second) // want `inherited from ctx$`
 	defer cancel()
 	return use(c)
 }

@@ -61,6 +61,14 @@ func actors(ctx context.Context, g *lib.Actors) {
 	}, func(error) {})
 }
 
+func later(ctx context.Context) {
+	lib.Later(func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		use(c)
+	})
+}
+
 func submit(ctx context.Context, m *lib.Manager) {
 	sctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	_ = cancel

@@ -258,3 +258,19 @@ func startedCapture(ctx context.Context) {
 		use(jctx)
 	}()
 }
+
+// A goroutine that ends when the function closes its channel runs during
+// the call.
+func watchdog(ctx context.Context) error {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Second) // want `inherited from ctx$`
+		defer cancel()
+		select {
+		case <-stop:
+		case <-c.Done():
+		}
+	}()
+	return use(ctx)
+}

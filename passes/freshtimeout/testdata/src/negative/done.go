@@ -3,6 +3,7 @@ package negative
 import (
 	"context"
 	"errors"
+	"log"
 	"time"
 )
 
@@ -255,4 +256,26 @@ func cleanupAfterFailurePrev(ctx context.Context, p process) error {
 		p.Delete(c)
 	}
 	return err
+}
+
+func die(msg string) { panic(msg) }
+
+// A call that never returns cuts its path: after it, ctx is done on
+// every path there is.
+func afterNoReturn(ctx context.Context) error {
+	if ctx.Err() == nil {
+		die("still live")
+	}
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return use(c)
+}
+
+func afterFatal(ctx context.Context) error {
+	if ctx.Err() == nil {
+		log.Fatal("still live")
+	}
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return use(c)
 }

@@ -5,6 +5,7 @@ package lib
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Manager keeps the context it is started with.
@@ -65,6 +66,16 @@ type actor struct {
 
 func (g *Actors) Add(execute func() error, interrupt func(error)) { // want Add:`^handoff\(starts 0,1\)$`
 	g.actors = append(g.actors, actor{execute, interrupt})
+}
+
+// Later runs fn after a while, from a timer.
+func Later(fn func()) { // want Later:`^handoff\(starts 0\)$`
+	time.AfterFunc(time.Second, fn)
+}
+
+// Delegate hands fn to a runner that starts it.
+func Delegate(r *Runner, fn func(context.Context) error) { // want Delegate:`^handoff\(starts 1\)$`
+	r.Add(fn)
 }
 
 // Group starts each function in a goroutine its Wait waits for.
