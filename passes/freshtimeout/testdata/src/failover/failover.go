@@ -7,6 +7,7 @@ package failover
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 )
 
@@ -203,4 +204,67 @@ func ownErrorEquals(ctx context.Context, primary, secondary client, k string) (s
 		return secondary.Call(c, k)
 	}
 	return v, err
+}
+
+// Two cleanup methods of the failed call's receiver.
+func rollbackAndClose(ctx context.Context, t *conn) error {
+	if err := t.Exec(ctx, "INSERT"); err != nil {
+		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		t.Rollback(rctx)
+		t.Close(rctx)
+		return err
+	}
+	return nil
+}
+
+type conn struct{}
+
+func (*conn) Exec(ctx context.Context, q string) error { return nil }
+func (*conn) Rollback(ctx context.Context) error       { return nil }
+func (*conn) Close(ctx context.Context) error          { return nil }
+
+// In a handler: the failed call was given r.Context().
+func handlerCleanup(w http.ResponseWriter, r *http.Request, p *process) {
+	if err := p.Start(r.Context()); err != nil {
+		c, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+		defer cancel()
+		p.Delete(c)
+	}
+}
+
+// The inherited context's own error, from the if statement.
+func ownErrorInit(ctx context.Context, primary, secondary client, k string) (string, error) {
+	if v, err := primary.Call(ctx, k); errors.Is(err, context.Canceled) {
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return secondary.Call(c, k)
+	} else {
+		return v, err
+	}
+}
+
+// A failover whose second call is made in a goroutine nobody waits for:
+// detached.
+func failoverDetached(ctx context.Context, primary, secondary client, k string) {
+	if _, err := primary.Call(ctx, k); err != nil {
+		go func() {
+			c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			secondary.Call(c, k)
+		}()
+	}
+}
+
+// A failover that hands its context to a callee that keeps it.
+type pending struct{ ctx context.Context }
+
+func (p *pending) retryLater(ctx context.Context) { p.ctx = ctx } // want retryLater:`^handoff\(keeps 0\)$`
+
+func failoverQueued(ctx context.Context, primary client, q *pending, k string) {
+	if _, err := primary.Call(ctx, k); err != nil {
+		c, cancel := context.WithTimeout(context.Background(), time.Hour)
+		_ = cancel
+		q.retryLater(c)
+	}
 }

@@ -274,3 +274,49 @@ func watchdog(ctx context.Context) error {
 	}()
 	return use(ctx)
 }
+
+// A command's detached goroutine.
+func runDetached(cmd *cobra.Command, args []string) error {
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		use(c)
+	}()
+	return nil
+}
+
+// A stream handler's deferred cleanup.
+func (feed) Publish(req string, srv Feed_SubscribeServer) error {
+	uctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	defer use(uctx)
+	return nil
+}
+
+// A stream whose context is known to be done.
+func drain(stream grpc.ServerStream) error {
+	<-stream.Context().Done()
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return use(c)
+}
+
+// A type-parameter context explicitly detached.
+func detach[C context.Context](ctx C) error {
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	return use(c)
+}
+
+// testing.TB and *testing.F are the test's too.
+func helper(tb testing.TB) {
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	use(c)
+}
+
+func FuzzSync(f *testing.F) {
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	use(c)
+}
