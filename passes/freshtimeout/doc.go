@@ -204,11 +204,12 @@
 //
 // # Limitations
 //
-// Control flow is judged within each function, on the graph of
-// ctrlflow; a call that never returns cuts its path when ctrlflow knows
-// it (panic, and functions of the analyzed packages; under the retrylint
-// command not log.Fatal or t.Fatal, whose packages are not analyzed). A
-// goroutine counts as waited for only by a receive, a range or a Wait
+// Control flow is judged within each function, on its go/cfg graph,
+// built only for the functions that hold a call being judged. A call
+// that never returns cuts its path when it is panic or a function of the
+// same package that never returns; os.Exit, log.Fatal or t.Fatal,
+// declared elsewhere, are not known, so a path through one still counts.
+// A goroutine counts as waited for only by a receive, a range or a Wait
 // after its go statement in the same function. Work handed to a callee
 // without a fact (an interface method, a function value) is treated as
 // running during the call. The pass has no flags.

@@ -1,11 +1,12 @@
 package freshtimeout
 
-// This file answers control-flow questions about one function, on the
-// graph that ctrlflow built for it: whether every path to a node passes
-// an event (a context known to be done), and which assignments of a
-// variable reach a node. Calls that do not return (panic, os.Exit,
-// log.Fatal, t.Fatal, and functions that always end in one) cut their
-// paths, as ctrlflow's NoReturn facts say.
+// This file answers control-flow questions about one function, on its
+// go/cfg graph, built only for the functions that hold a call being
+// judged: whether every path to a node passes an event (a context known
+// to be done), and which assignments of a variable reach a node. Calls
+// that do not return cut their paths: panic, and calls of functions of
+// this package whose own graph never returns (os.Exit or log.Fatal,
+// declared elsewhere, are not known).
 
 import (
 	"go/ast"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A flow is the control-flow graph of one function body, indexed for
@@ -50,22 +52,49 @@ func (c *checker) flowOf(fn ast.Node) *flow {
 	if f, ok := c.flows[fn]; ok {
 		return f
 	}
-	var g *cfg.CFG
 	var body *ast.BlockStmt
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
-		if fn.Body != nil {
-			g, body = c.cfgs.FuncDecl(fn), fn.Body
-		}
+		body = fn.Body
 	case *ast.FuncLit:
-		g, body = c.cfgs.FuncLit(fn), fn.Body
+		body = fn.Body
 	}
 	var f *flow
-	if g != nil {
-		f = newFlow(g, body)
+	if body != nil {
+		f = newFlow(cfg.New(body, c.mayReturn), body)
 	}
 	c.flows[fn] = f
 	return f
+}
+
+// mayReturn reports whether the call may return: it is not a call of
+// panic, nor of a function of this package that never returns.
+func (c *checker) mayReturn(call *ast.CallExpr) bool {
+	if isBuiltinCall(c.pass.TypesInfo, call, "panic") {
+		return false
+	}
+	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() != c.pass.Pkg {
+		return true
+	}
+	return !c.noReturn(fn.Origin())
+}
+
+// noReturn reports whether the function fn of this package never
+// returns: its graph has no reachable return. A call cycle is broken by
+// taking the function being decided to return.
+func (c *checker) noReturn(fn *types.Func) bool {
+	if nr, ok := c.noReturns[fn]; ok {
+		return nr
+	}
+	c.noReturns[fn] = false
+	fc, ok := c.decls[fn]
+	if !ok {
+		return false
+	}
+	nr := cfg.New(fc.Node().(*ast.FuncDecl).Body, c.mayReturn).NoReturn()
+	c.noReturns[fn] = nr
+	return nr
 }
 
 func newFlow(g *cfg.CFG, body *ast.BlockStmt) *flow {

@@ -8,7 +8,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -31,7 +30,7 @@ func New() *analysis.Analyzer {
 		Name:      "freshtimeout",
 		Doc:       docsection.Must(doc, "freshtimeout"),
 		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
-		Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+		Requires:  []*analysis.Analyzer{inspect.Analyzer},
 		FactTypes: []analysis.Fact{new(handoffFact)},
 		Run:       run,
 	}
@@ -94,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:       pass,
 		ctxPkg:     ctxPkg,
 		insp:       pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
-		cfgs:       pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs),
+		noReturns:  map[*types.Func]bool{},
 		flows:      map[ast.Node]*flow{},
 		stableVars: map[*types.Var]bool{},
 		pkgRoots:   map[*types.Var]*root{},
@@ -132,9 +131,9 @@ type checker struct {
 	ctxIface *types.Interface
 	ctxType  types.Type
 	insp     *inspector.Inspector
-	cfgs     *ctrlflow.CFGs
 
 	flows      map[ast.Node]*flow               // by function, nil for none
+	noReturns  map[*types.Func]bool             // this package's functions that never return
 	stableVars map[*types.Var]bool              // see stable
 	pkgRoots   map[*types.Var]*root             // package variables that hold a fresh root, nil for none
 	handoffs   map[*types.Func]*handoffFact     // this package's functions, nil for none (or being computed)

@@ -3,7 +3,6 @@ package negative
 import (
 	"context"
 	"errors"
-	"log"
 	"time"
 )
 
@@ -265,15 +264,6 @@ func die(msg string) { panic(msg) }
 func afterNoReturn(ctx context.Context) error {
 	if ctx.Err() == nil {
 		die("still live")
-	}
-	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return use(c)
-}
-
-func afterFatal(ctx context.Context) error {
-	if ctx.Err() == nil {
-		log.Fatal("still live")
 	}
 	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
