@@ -20,6 +20,13 @@
 // that are not analyzed: retry libraries are known through the retry-site
 // analysis's tables, which is where third-party code is known.
 //
+// Work a function starts but does not do itself does not multiply it: a
+// goroutine started with a go statement that the function does not wait
+// for, and a callback registered for later (see detach.go for what counts
+// as one). A goroutine the function waits for (a WaitGroup or errgroup
+// Wait, a receive from a channel the goroutine uses) is part of its work.
+// Functions that keep a function parameter for later export a LaterFact.
+//
 // Sites that only configure a client (a go-retryablehttp client, resty's
 // SetRetryCount, a gRPC service config, a failsafe-go policy, an AWS
 // retryer) are listed with their own factor but not multiplied into the
@@ -61,7 +68,7 @@ func New(site *analysis.Analyzer) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/amplify",
 		Requires:   []*analysis.Analyzer{site},
 		ResultType: reflect.TypeFor[*Result](),
-		FactTypes:  []analysis.Fact{new(AmpFact)},
+		FactTypes:  []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact)},
 		Run:        run,
 	}
 }
@@ -168,6 +175,7 @@ type computer struct {
 	memo   map[*types.Func]value
 	amps   map[*retrysite.Site]*SiteAmp
 	byNode map[*ast.CallExpr]*retrysite.Site // helper and library calls that are sites
+	later  map[*types.Func][]int             // laterParams, memoized
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -179,10 +187,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(pass.Files) == 0 {
 		return res, nil
 	}
-	// Fast path: no retry site here and none reachable through imports.
-	if len(sites.List) == 0 && len(pass.AllObjectFacts()) == 0 {
-		return res, nil
-	}
+	pass.ExportPackageFact(new(analyzedFact))
 	c := &computer{
 		pass:   pass,
 		sites:  sites.List,
@@ -191,6 +196,7 @@ func run(pass *analysis.Pass) (any, error) {
 		memo:   map[*types.Func]value{},
 		amps:   map[*retrysite.Site]*SiteAmp{},
 		byNode: map[*ast.CallExpr]*retrysite.Site{},
+		later:  map[*types.Func][]int{},
 	}
 	var order []*types.Func
 	for _, f := range pass.Files {
@@ -202,6 +208,19 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 		}
+	}
+	// Functions that keep a callback for later, for their callers here and
+	// in other packages.
+	for _, fn := range order {
+		if hasFuncParam(fn) {
+			if ps := c.laterParams(fn); len(ps) > 0 {
+				pass.ExportObjectFact(fn, &LaterFact{Params: ps})
+			}
+		}
+	}
+	// Fast path: no retry site here and none reachable through imports.
+	if len(sites.List) == 0 && !hasAmpFacts(pass) {
+		return res, nil
 	}
 	for _, s := range c.sites {
 		if call, ok := s.Node.(*ast.CallExpr); ok && s.Kind != retrysite.Loop {
@@ -230,6 +249,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// hasFuncParam reports whether fn has a parameter of function type.
+func hasFuncParam(fn *types.Func) bool {
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if _, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAmpFacts reports whether some imported function has an AmpFact.
+func hasAmpFacts(pass *analysis.Pass) bool {
+	for _, f := range pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*AmpFact); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // looseRoots returns the nodes to walk for sites outside functions: each
@@ -325,8 +365,18 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 	for i, r := range regions {
 		r.parent = innermost(r.site.Node.Pos(), i)
 	}
+	det := c.findDetached(roots, sites)
 	top := value{m: One()}
-	add := func(at int, v value) {
+	// add records v, found at pos, in region at (-1: the scope), unless
+	// pos lies in work the region starts but does not do.
+	add := func(at int, pos token.Pos, v value) {
+		regionPos := token.NoPos
+		if at >= 0 {
+			regionPos = regions[at].site.Node.Pos()
+		}
+		if det.cuts(pos, regionPos) {
+			return
+		}
 		if at < 0 {
 			if v.worse(top) {
 				top = v
@@ -346,8 +396,11 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 			if _, isSite := c.byNode[call]; isSite {
 				return true // the site accounts for its operation
 			}
+			if det.calls[call] {
+				return true // a goroutine started here: not a call of the scope
+			}
 			if v, ok := c.callValue(call); ok {
-				add(innermost(call.Pos(), -1), v)
+				add(innermost(call.Pos(), -1), call.Pos(), v)
 			}
 			return true
 		})
@@ -358,7 +411,7 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 		if s.Body != nil || s.Op == nil {
 			continue
 		}
-		add(i, c.opValue(s.Op))
+		add(i, s.Node.Pos(), c.opValue(s.Op))
 	}
 	// Fold the regions bottom up: the innermost first.
 	idx := make([]int, len(regions))
@@ -385,9 +438,9 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 			// Attempts happen where the client is used.
 		case amp.Exempt != "":
 			// Not a step of a chain: what it reaches passes through.
-			add(r.parent, r.best)
+			add(r.parent, r.site.Node.Pos(), r.best)
 		default:
-			add(r.parent, value{m: amp.Total, chain: amp.Chain})
+			add(r.parent, r.site.Node.Pos(), value{m: amp.Total, chain: amp.Chain})
 		}
 	}
 	return top

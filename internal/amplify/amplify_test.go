@@ -76,3 +76,8 @@ func TestMult(t *testing.T) {
 		t.Error("Exceeds: an unknown 3 stays below 10; unbounded exceeds it")
 	}
 }
+
+func TestGoroutines(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, amplify.Analyzer, "goroutines", "registrar")
+}

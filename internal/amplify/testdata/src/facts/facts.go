@@ -1,3 +1,5 @@
+// want package:"analyzed"
+
 // Package facts checks the AmpFact each function exports.
 package facts
 
