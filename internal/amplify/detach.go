@@ -291,24 +291,24 @@ func (c *computer) refersTo(e ast.Expr, vars map[types.Object]bool) bool {
 // function argument for later, by "pkg.Func" or "pkg.Type.Method", with
 // the argument's index.
 var stdLater = map[string]int{
-	"time.AfterFunc":                  1,
-	"context.AfterFunc":               1,
-	"net/http.HandleFunc":             1,
-	"net/http.Handle":                 1,
-	"net/http.ServeMux.HandleFunc":    1,
-	"net/http.ServeMux.Handle":        1,
+	"time.AfterFunc":                     1,
+	"context.AfterFunc":                  1,
+	"net/http.HandleFunc":                1,
+	"net/http.Handle":                    1,
+	"net/http.ServeMux.HandleFunc":       1,
+	"net/http.ServeMux.Handle":           1,
 	"net/http.Server.RegisterOnShutdown": 0,
-	"runtime.SetFinalizer":            1,
-	"runtime.AddCleanup":              1,
-	"sync.OnceFunc":                   0,
-	"sync.OnceValue":                  0,
-	"sync.OnceValues":                 0,
-	"testing.common.Cleanup":          0,
+	"runtime.SetFinalizer":               1,
+	"runtime.AddCleanup":                 1,
+	"sync.OnceFunc":                      0,
+	"sync.OnceValue":                     0,
+	"sync.OnceValues":                    0,
+	"testing.common.Cleanup":             0,
 }
 
 // goroutineAPIs start their function argument as a goroutine.
 var goroutineAPIs = map[string]int{
-	"sync.WaitGroup.Go":                    0,
+	"sync.WaitGroup.Go":                      0,
 	"golang.org/x/sync/errgroup.Group.Go":    0,
 	"golang.org/x/sync/errgroup.Group.TryGo": 0,
 }
