@@ -45,6 +45,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -89,14 +90,17 @@ type Step struct {
 	Func   string // the enclosing function: "orders.(*Client).Get"
 	Pos    string // the site's position, file:line:column
 	Site   string // what retries: "retry loop", "backoff.Retry", a helper's name
-	Bound  string // the attempt bound as the retry-site analysis gives it: "3 attempts"
+	Bound  string // the attempt bound as the retry-site analysis gives it: "3 attempts" (see BoundText)
 	Factor Mult   // the site's own factor
 	Budget string // the budget guarding it ("" when none): "budget, ratio 0.1"
 	// Deadline says the enclosing function knows the request's deadline:
 	// it has a context.Context or *http.Request parameter, or sets a
 	// deadline itself.
 	Deadline bool
-	Dep      string // the dependency its attempts target, when known
+	Dep      string // the dependencies its attempts target, when known: their names, comma-separated
+	// Deps are the dependencies its attempts target, in source order, once
+	// each; a dependency with an empty key is unknown and left out.
+	Deps []retrysite.Dep
 }
 
 // AmpFact is the worst-case multiplier of a function, with the chain of
@@ -453,12 +457,13 @@ func (c *computer) siteAmp(fd *ast.FuncDecl, s *retrysite.Site, inner value) *Si
 		Func:     c.funcName(fd),
 		Pos:      c.pass.Fset.Position(s.Pos).String(),
 		Site:     siteName(s),
-		Bound:    s.Bound.String(),
+		Bound:    BoundText(s.Bound),
 		Factor:   factor,
 		Budget:   budget,
 		Deadline: c.knowsDeadline(fd),
-		Dep:      depName(s),
+		Deps:     deps(s),
 	}
+	step.Dep = depNames(step.Deps)
 	amp := &SiteAmp{Site: s, Step: step, Inner: inner.m, Exempt: s.Exempt}
 	amp.Config = s.Kind == retrysite.Library && s.Body == nil && s.Op == nil && len(s.Attempts) == 0
 	if s.Exempt != "" {
@@ -653,8 +658,11 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 			obj = c.pass.TypesInfo.Uses[x.(*ast.SelectorExpr).Sel]
 		}
 		v, ok := obj.(*types.Var)
-		if !ok || v.Pkg() != c.pass.Pkg || v.IsField() {
+		if !ok || v.Pkg() != c.pass.Pkg {
 			return 0, false
+		}
+		if v.IsField() {
+			return c.fieldRatio(v, depth)
 		}
 		init, declared := c.initOf(v)
 		if !declared {
@@ -670,6 +678,45 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 		return c.budgetExprRatio(init, depth+1)
 	}
 	return 0, false
+}
+
+// fieldRatio evaluates the ratio of a budget held in a struct field of
+// this package: every value the package stores in the field (composite
+// literals keyed by it, assignments to it) must give the same ratio.
+func (c *computer) fieldRatio(field *types.Var, depth int) (float64, bool) {
+	var inits []ast.Expr
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == field {
+					inits = append(inits, n.Value)
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) != len(n.Rhs) {
+					return true
+				}
+				for i, l := range n.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && c.pass.TypesInfo.Uses[sel.Sel] == field {
+						inits = append(inits, n.Rhs[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(inits) == 0 {
+		return 0, false
+	}
+	var ratio float64
+	for i, e := range inits {
+		r, ok := c.budgetExprRatio(e, depth+1)
+		if !ok || i > 0 && math.Abs(r-ratio) > 1e-9 {
+			return 0, false
+		}
+		ratio = r
+	}
+	return ratio, true
 }
 
 // optionsRatio reads the Ratio option of budget.New or budget.NewRegistry.
@@ -835,18 +882,43 @@ func siteName(s *retrysite.Site) string {
 	return s.API
 }
 
-// depName names the dependencies a site's attempts target.
-func depName(s *retrysite.Site) string {
-	var names []string
+// deps returns the dependencies a site's attempts target, once each.
+func deps(s *retrysite.Site) []retrysite.Dep {
+	var out []retrysite.Dep
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
 		if at.Dep.Key == "" || seen[at.Dep.Key] {
 			continue
 		}
 		seen[at.Dep.Key] = true
-		names = append(names, at.Dep.Name)
+		out = append(out, at.Dep)
+	}
+	return out
+}
+
+func depNames(deps []retrysite.Dep) string {
+	var names []string
+	for _, d := range deps {
+		names = append(names, d.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// BoundText gives an attempt bound for reports: "3 attempts", "maxTries
+// attempts", "time-bounded", "unbounded", or "unknown" for a count the
+// retry-site analysis could not name.
+func BoundText(b retrysite.Bound) string {
+	switch {
+	case b.Kind == retrysite.BoundCount && b.N > 0:
+		return strconv.Itoa(b.N) + " attempts"
+	case b.Kind == retrysite.BoundCount && strings.TrimSpace(b.Expr) != "":
+		return strings.TrimSpace(b.Expr) + " attempts"
+	case b.Kind == retrysite.BoundTime:
+		return "time-bounded"
+	case b.Kind == retrysite.Unbounded:
+		return "unbounded"
+	}
+	return "unknown"
 }
 
 func isInterfaceMethod(fn *types.Func) bool {
