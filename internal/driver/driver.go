@@ -37,11 +37,18 @@ const LoadMode = packages.LoadSyntax | packages.NeedModule
 // workspace root that is not itself a module): run at the root of a
 // monorepo, retrylint ./... analyzes every module.
 func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error) {
+	return load(dir, patterns, tests, nil)
+}
+
+func load(dir string, patterns []string, tests bool, progress Progress) ([]*packages.Package, error) {
 	expanded, err := expandWorkspace(dir, patterns)
 	if err != nil {
 		return nil, err
 	}
 	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
+	if progress != nil {
+		cfg.ParseFile = countParsed(dir, expanded, tests, progress)
+	}
 	pkgs, err := packages.Load(cfg, expanded...)
 	if err != nil {
 		return nil, err
