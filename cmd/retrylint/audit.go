@@ -786,8 +786,10 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	}
 	for _, p := range pkgs {
 		switch {
+		case isTestMain(p) && (notLoaded[p] || skipped[p]):
+			// Generated code only: the package it tests is named.
 		case notLoaded[p]:
-			rep.NotAnalyzed = append(rep.NotAnalyzed, notAnalyzed{Package: p.ID, Reason: rep.relMsg(p.Errors[0].Error())})
+			rep.NotAnalyzed = append(rep.NotAnalyzed, notAnalyzed{Package: p.ID, Reason: rep.loadReason(p)})
 		case skipped[p]:
 			rep.NotAnalyzed = append(rep.NotAnalyzed, notAnalyzed{Package: p.ID, Reason: "imports a package that did not load: " + brokenImport(p, notLoaded)})
 		default:
@@ -857,13 +859,31 @@ func brokenImport(p *packages.Package, notLoaded map[*packages.Package]bool) str
 	return found
 }
 
-// relMsg makes the file name at the start of an error message relative to
-// the working directory.
-func (rep *auditReport) relMsg(msg string) string {
-	if rep.root != "" && strings.HasPrefix(msg, rep.root+string(filepath.Separator)) {
-		return filepath.ToSlash(msg[len(rep.root)+1:])
+// isTestMain reports whether p is the generated main package of a test
+// binary ("pkg.test").
+func isTestMain(p *packages.Package) bool {
+	return p.Name == "main" && strings.HasSuffix(p.ID, ".test")
+}
+
+// loadReason is the first error of a package that did not load, on one
+// line: a syntax or type error with its position (relative to the working
+// directory) when there is one.
+func (rep *auditReport) loadReason(p *packages.Package) string {
+	for _, e := range p.Errors {
+		if e.Kind != packages.ListError && e.Pos != "" && e.Pos != "-" {
+			return rep.rel(e.Pos) + ": " + firstLine(e.Msg)
+		}
 	}
-	return msg
+	msg := p.Errors[0].Msg
+	if lines := strings.Split(msg, "\n"); len(lines) > 1 && strings.HasPrefix(lines[0], "# ") {
+		msg = lines[1] // "# pkg" then the error
+	}
+	return rep.rel(firstLine(msg))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }
 
 // matchesAny reports whether an import path matches one of the patterns,
@@ -925,7 +945,7 @@ func statusRank(s *auditSite) int {
 
 // sortByRisk orders sites worst first: sites that count before suppressed
 // and exempt ones, then by calls per request (unbounded, time-bounded,
-// the largest product), then by position.
+// the largest product), then by their own factor, then by position.
 func sortByRisk(sites []*auditSite) {
 	sort.SliceStable(sites, func(i, j int) bool {
 		a, b := sites[i], sites[j]
@@ -938,7 +958,9 @@ func sortByRisk(sites []*auditSite) {
 		if b.total.Worse(a.total) {
 			return false
 		}
-		return false // stable: position order
+		// Alike at the deepest dependency: the site whose own retries
+		// are worse first (an unbounded loop before a budgeted caller).
+		return a.amp.Step.Factor.Worse(b.amp.Step.Factor)
 	})
 }
 
@@ -1018,7 +1040,7 @@ func (rep *auditReport) site(pkg string, a *amplify.SiteAmp, lines *lineCache) *
 // chain returns the chain of a site whose attempts reach nested retries
 // with a product above its own factor.
 func (rep *auditReport) chain(s *auditSite) (auditChain, bool) {
-	if !s.Nested || s.Config || s.Status == statusExempt || s.Status == statusSuppressed || !s.total.Worse(s.amp.Step.Factor) {
+	if !s.Nested || s.Config || s.Status == statusExempt || s.Status == statusSuppressed || !s.amp.Inner.Interesting() {
 		return auditChain{}, false
 	}
 	c := auditChain{

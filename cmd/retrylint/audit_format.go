@@ -70,7 +70,11 @@ func headlines(rep *auditReport) []headline {
 	}
 	if n := len(s.UnboundedSites); n > 0 {
 		var where []string
-		for _, u := range s.UnboundedSites {
+		for i, u := range s.UnboundedSites {
+			if i == 5 {
+				where = append(where, fmt.Sprintf("and %d more", n-5))
+				break
+			}
 			where = append(where, fmt.Sprintf("%s (%s)", short(u.Pos), u.Function))
 		}
 		out = append(out, headline{"unbounded", plural(n, "site") + ": " + strings.Join(where, ", ")})

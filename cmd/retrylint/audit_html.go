@@ -176,7 +176,8 @@ func maxSteps(chains []auditChain) int {
 
 // riskKey sorts calls per request in the tables: unbounded, then
 // time-bounded, then by value (an unknown count by its known part, just
-// above the same known count), as Mult.Worse does.
+// above the same known count), as Mult.Worse does; equal keys keep the
+// report's order.
 func riskKey(m *auditMult) string {
 	a := toAmp(m)
 	rank := 0
@@ -187,20 +188,25 @@ func riskKey(m *auditMult) string {
 		rank = 3
 	}
 	v := a.Value
-	if a.Kind == amplify.UnknownCount {
+	switch a.Kind {
+	case amplify.UnknownCount:
 		v += 1e-6
+	case amplify.Unbounded:
+		v = 0 // unbounded is unbounded; the report's order decides
 	}
 	return fmt.Sprintf("%.6f", float64(rank)*1e9+v)
 }
 
-// brk breaks a code text at punctuation only (after ".", "/", "(", ")",
-// ",", "_" and before "→"), never inside a word.
+// brk lets a long code text break after "/" and "." only, never inside a
+// word (short texts do not break at all).
 func brk(s string) template.HTML {
+	if len(s) <= 18 {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
 	var b strings.Builder
 	for _, r := range s {
 		b.WriteString(template.HTMLEscapeString(string(r)))
-		switch r {
-		case '.', '/', '(', ')', ',', '_', ':':
+		if r == '/' || r == '.' {
 			b.WriteString("<wbr>")
 		}
 	}
@@ -418,6 +424,17 @@ form.filters { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; ma
 form.filters input, form.filters select { font: inherit; padding: 3px 6px; border: 1px solid #cbd5e1; border-radius: 4px; background: #fff; max-width: 240px; }
 form.filters input[type=search] { width: 220px; }
 details { margin-top: 8px; }
+table.sites { table-layout: fixed; }
+table.sites th:nth-child(1) { width: 7%; }
+table.sites th:nth-child(2) { width: 15%; }
+table.sites th:nth-child(3) { width: 9%; }
+table.sites th:nth-child(4) { width: 10%; }
+table.sites th:nth-child(5) { width: 13%; }
+table.sites th:nth-child(6) { width: 8%; }
+table.sites th:nth-child(7) { width: 17%; }
+table.sites th:nth-child(8) { width: 9%; }
+table.sites th:nth-child(9) { width: 12%; }
+table.sites td { overflow: hidden; }
 </style>
 </head>
 <body>

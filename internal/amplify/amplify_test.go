@@ -94,6 +94,10 @@ func TestRiskOrder(t *testing.T) {
 			}
 		}
 	}
+	// A budget's 1.1 around an unbounded retry does not make it worse.
+	if around := (amplify.Mult{Kind: amplify.Unbounded, Value: 1.1}); around.Worse(unbounded) || unbounded.Worse(around) {
+		t.Error("1.1 × unbounded and unbounded should rank alike")
+	}
 }
 
 // TestExceeds checks what a limit can be compared with: a count, an

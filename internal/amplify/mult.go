@@ -68,14 +68,16 @@ func (m Mult) Times(n Mult) Mult {
 }
 
 // Worse reports whether m is a worse amplification than n, in the order
-// of risk: unbounded, then time-bounded, then the larger product of the
-// counted factors (a count that is not known ranks by its known part and,
-// at the same value, above a known count), then an open one.
+// of risk: unbounded (whatever factors surround it), then time-bounded,
+// then the larger product of the counted factors (a count that is not
+// known ranks by its known part and, at the same value, above a known
+// count), then an open one.
 func (m Mult) Worse(n Mult) bool {
 	if r, q := m.rank(), n.rank(); r != q {
 		return r > q
 	}
-	if d := m.Value - n.Value; math.Abs(d) > 1e-9 {
+	// Unbounded is unbounded: a factor around it changes nothing.
+	if d := m.Value - n.Value; math.Abs(d) > 1e-9 && m.Kind != Unbounded {
 		return d > 0
 	}
 	if m.Kind != n.Kind {
