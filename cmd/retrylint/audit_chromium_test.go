@@ -365,7 +365,9 @@ func (b *cdpBrowser) open(t *testing.T, pageURL string, width, height int) pageL
 			case "Runtime.exceptionThrown":
 				res.console = append(res.console, "exception: "+string(e.Params))
 			case "Log.entryAdded":
-				var p struct{ Entry struct{ Level, Source, Text, URL string } }
+				var p struct {
+					Entry struct{ Level, Source, Text, URL string }
+				}
 				json.Unmarshal(e.Params, &p)
 				if p.Entry.Level == "error" || p.Entry.Level == "warning" {
 					res.console = append(res.console, fmt.Sprintf("%s (%s): %s %s", p.Entry.Level, p.Entry.Source, p.Entry.Text, p.Entry.URL))

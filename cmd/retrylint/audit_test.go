@@ -165,11 +165,11 @@ type report struct {
 	NotAnalyzed []struct{ Package, Reason string } `json:"not_analyzed"`
 	Summary     struct {
 		Sites, Unbudgeted, Budgeted, Suppressed, Chains, Unbounded int
-		InBaseline                                                 int `json:"in_baseline"`
-		TimeBounded                                                int `json:"time_bounded"`
-		UnknownCount                                               int `json:"unknown_count"`
-		TestSites                                                  int `json:"test_sites"`
-		TestChains                                                 int `json:"test_chains"`
+		InBaseline                                                 int  `json:"in_baseline"`
+		TimeBounded                                                int  `json:"time_bounded"`
+		UnknownCount                                               int  `json:"unknown_count"`
+		TestSites                                                  int  `json:"test_sites"`
+		TestChains                                                 int  `json:"test_chains"`
 		WorstSite                                                  *ref `json:"worst_site"`
 		WorstChain                                                 *struct {
 			Function, Pos string
