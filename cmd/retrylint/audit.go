@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -430,7 +431,7 @@ func runAudit(af *auditFlags, patterns []string, known map[string]bool, prog *pr
 	var err error
 	if prog.on {
 		var loading atomic.Bool
-		pkgs, err = driver.LoadProgress("", patterns, af.tests, func(loaded, total int) {
+		pkgs, err = driver.Load("", patterns, af.tests, func(loaded, total int) {
 			prog.count.Store(int64(loaded))
 			prog.total.Store(int64(total))
 			if loading.CompareAndSwap(false, true) {
@@ -771,15 +772,22 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 		if !ok || res == nil {
 			continue
 		}
+		var directives *suppress.Directives
 		for _, a := range res.Sites {
 			if seen[a.Step.Pos] {
 				continue
 			}
 			seen[a.Step.Pos] = true
 			s := rep.site(act.Package.PkgPath, a, lines)
-			if d, ok := suppress.Find(act.Package.Fset, act.Package.Syntax, a.Site.Pos, suppressingPasses...); ok {
-				s.Suppressed = &auditSuppression{Directive: d.Text, Reason: d.Reason}
-				s.Status = statusSuppressed
+			if directives == nil {
+				directives = suppress.Parse(act.Package.Fset, act.Package.Syntax)
+			}
+			for _, pass := range suppressingPasses {
+				if d, ok := directives.Lookup(act.Package.Fset, a.Site.Pos, pass); ok {
+					s.Suppressed = &auditSuppression{Directive: directiveText(act.Package.Fset, d, lines), Reason: d.Reason}
+					s.Status = statusSuppressed
+					break
+				}
 			}
 			all = append(all, s)
 		}
@@ -825,6 +833,20 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	rep.Dependencies = dependencies(rep.Sites, rep.Chains)
 	rep.summarize()
 	return rep, failed
+}
+
+// directiveText is the comment of a directive, as written.
+func directiveText(fset *token.FileSet, d *suppress.Directive, lines *lineCache) string {
+	p, e := fset.Position(d.Pos), fset.Position(d.End)
+	text := lines.line(p.Filename, p.Line)
+	if p.Column < 1 || p.Column-1 > len(text) {
+		return ""
+	}
+	end := len(text)
+	if e.Line == p.Line && e.Column-1 <= len(text) && e.Column > p.Column {
+		end = e.Column - 1
+	}
+	return strings.TrimSpace(text[p.Column-1 : end])
 }
 
 // brokenImport names a package p imports, directly or not, that did not

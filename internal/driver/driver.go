@@ -15,6 +15,8 @@ package driver
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"os"
 
 	"golang.org/x/tools/go/analysis"
@@ -36,18 +38,14 @@ const LoadMode = packages.LoadSyntax | packages.NeedModule
 // where the go command stops at module boundaries (and fails outright at a
 // workspace root that is not itself a module): run at the root of a
 // monorepo, retrylint ./... analyzes every module.
-func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error) {
-	return load(dir, patterns, tests, nil)
-}
-
-func load(dir string, patterns []string, tests bool, progress Progress) ([]*packages.Package, error) {
+func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*packages.Package, error) {
 	expanded, err := expandWorkspace(dir, patterns)
 	if err != nil {
 		return nil, err
 	}
 	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
-	if progress != nil {
-		cfg.ParseFile = countParsed(dir, expanded, tests, progress)
+	if len(progress) > 0 {
+		cfg.ParseFile = countParsed(dir, expanded, tests, progress[0])
 	}
 	pkgs, err := packages.Load(cfg, expanded...)
 	if err != nil {
@@ -67,7 +65,8 @@ func load(dir string, patterns []string, tests bool, progress Progress) ([]*pack
 // type-checks only its declarations, so that the expressions in its
 // function bodies have no types; analyzers would take it for an analyzed
 // package and fail on it. Without syntax it is what every other dependency
-// is here: types only.
+// is here: types only, with an empty types.Info (analyzers of x/tools
+// such as ctrlflow read it even when there are no files).
 func dropDependencySyntax(roots []*packages.Package) {
 	root := make(map[*packages.Package]bool, len(roots))
 	for _, p := range roots {
@@ -76,6 +75,15 @@ func dropDependencySyntax(roots []*packages.Package) {
 	packages.Visit(roots, nil, func(p *packages.Package) {
 		if !root[p] {
 			p.Syntax = nil
+			p.TypesInfo = &types.Info{
+				Types:      map[ast.Expr]types.TypeAndValue{},
+				Defs:       map[*ast.Ident]types.Object{},
+				Uses:       map[*ast.Ident]types.Object{},
+				Implicits:  map[ast.Node]types.Object{},
+				Selections: map[*ast.SelectorExpr]*types.Selection{},
+				Scopes:     map[ast.Node]*types.Scope{},
+				Instances:  map[*ast.Ident]types.Instance{},
+			}
 		}
 	})
 }

@@ -17,12 +17,10 @@ import (
 // time.
 type Progress func(loaded, total int)
 
-// LoadProgress is Load reporting its progress. It lists the packages first
-// (a go list without export data, so that the count is known before the
-// dependencies are compiled), then counts the files go/packages parses.
-func LoadProgress(dir string, patterns []string, tests bool, progress Progress) ([]*packages.Package, error) {
-	return load(dir, patterns, tests, progress)
-}
+// Load reports its progress to a Progress given to it: it lists the
+// packages first (a go list without export data, so that the count is
+// known before the dependencies are compiled), then counts the files
+// go/packages parses.
 
 // countParsed returns a ParseFile hook that parses as go/packages does
 // and reports the packages whose files are all parsed.

@@ -6,44 +6,67 @@ import (
 	"strings"
 )
 
-// Directive is a suppression directive that applies to a position.
+// A Directive is one directive comment.
 type Directive struct {
-	Text   string // the comment, as written: "//lint:ignore fixedattempts polled once at start-up"
-	Reason string // why, as the directive gives it; "" when it gives none
+	Pos, End token.Pos
+	// Reason is the text after the names of an ignore form, or the comment
+	// after "//" of a //nolint ("//nolint:retrylint // polled once").
+	Reason string
+
+	comment *ast.Comment
 }
 
-// Find returns the directive among files that silences one of the passes
-// names at pos (on its line or the line above), as Suppressed does for a
-// diagnostic of one pass.
-func Find(fset *token.FileSet, files []*ast.File, pos token.Pos, names ...string) (Directive, bool) {
-	tf := fset.File(pos)
-	if tf == nil {
-		return Directive{}, false
-	}
-	line := tf.Line(pos)
+// Directives are the directives of a package's files, by line.
+type Directives struct {
+	byLine map[lineKey][]*Directive
+}
+
+type lineKey struct {
+	file *token.File
+	line int
+}
+
+// Parse finds the directives in files.
+func Parse(fset *token.FileSet, files []*ast.File) *Directives {
+	ds := &Directives{byLine: map[lineKey][]*Directive{}}
 	for _, f := range files {
-		if f.FileStart > pos || pos > f.FileEnd {
+		tf := fset.File(f.FileStart)
+		if tf == nil {
 			continue
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if cl := tf.Line(c.Slash); cl != line && cl != line-1 {
+				text := strings.TrimPrefix(c.Text, "//")
+				if !strings.HasPrefix(text, "nolint") && !strings.HasPrefix(text, "lint:ignore ") && !strings.HasPrefix(text, "retrylint:ignore ") {
 					continue
 				}
-				for _, name := range names {
-					if matches(c, name) {
-						return Directive{Text: c.Text, Reason: reason(c.Text)}, true
-					}
-				}
+				k := lineKey{tf, tf.Line(c.Slash)}
+				ds.byLine[k] = append(ds.byLine[k], &Directive{Pos: c.Pos(), End: c.End(), Reason: reason(c.Text), comment: c})
 			}
 		}
 	}
-	return Directive{}, false
+	return ds
 }
 
-// reason returns the explanation a directive gives: the words after the
-// pass list of //lint:ignore and //retrylint:ignore, the comment after
-// "//" of a //nolint ("//nolint:retrylint // polled once").
+// Lookup returns the directive that silences a diagnostic of the pass at
+// pos (on its line or the line above), if any.
+func (ds *Directives) Lookup(fset *token.FileSet, pos token.Pos, pass string) (*Directive, bool) {
+	tf := fset.File(pos)
+	if tf == nil {
+		return nil, false
+	}
+	line := tf.Line(pos)
+	for _, l := range []int{line, line - 1} {
+		for _, d := range ds.byLine[lineKey{tf, l}] {
+			if matches(d.comment, pass) {
+				return d, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// reason returns the explanation a directive gives.
 func reason(text string) string {
 	text = strings.TrimPrefix(text, "//")
 	if strings.HasPrefix(text, "nolint") {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestFind(t *testing.T) {
+func TestLookup(t *testing.T) {
 	const src = `package p
 
 func f() {
@@ -53,13 +53,18 @@ func f() {
 	if len(loops) != len(want) {
 		t.Fatalf("%d loops, want %d", len(loops), len(want))
 	}
+	ds := Parse(fset, []*ast.File{f})
 	for i, l := range loops {
-		d, ok := Find(fset, []*ast.File{f}, l.Pos(), "fixedattempts", "nestedretry")
-		if ok != want[i].ok || d.Reason != want[i].reason {
-			t.Errorf("loop %d: Find = %+v, %v; want reason %q, %v", i, d, ok, want[i].reason, want[i].ok)
+		d, ok := ds.Lookup(fset, l.Pos(), "fixedattempts")
+		reason := ""
+		if ok {
+			reason = d.Reason
+			if !strings.HasPrefix(src[fset.Position(d.Pos).Offset:], "//") {
+				t.Errorf("loop %d: the directive's position is not its comment", i)
+			}
 		}
-		if ok && !strings.HasPrefix(d.Text, "//") {
-			t.Errorf("loop %d: directive text %q", i, d.Text)
+		if ok != want[i].ok || reason != want[i].reason {
+			t.Errorf("loop %d: Lookup = %q, %v; want reason %q, %v", i, reason, ok, want[i].reason, want[i].ok)
 		}
 	}
 }
