@@ -2,6 +2,7 @@ package retrysite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -85,19 +86,80 @@ func (a *analyzer) firstGuard(n ast.Node, lits bool) *Guard {
 	return g
 }
 
-// loopGuard returns the guard of a retry loop: a budget check in its body
-// or condition, or a guard that is the attempt itself (a circuit breaker
-// running the attempt).
-func (a *analyzer) loopGuard(l *loop, attempt *ast.CallExpr) *Guard {
-	if g := a.guardOf(attempt); g != nil {
+// guardCalls returns the budget checks called in n, outside nested
+// function literals, in source order.
+func (a *analyzer) guardCalls(n ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	astx.InspectNoLit(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && a.guardOf(call) != nil {
+			out = append(out, call)
+		}
+		return true
+	})
+	return out
+}
+
+// loopGuard returns the guard of a retry loop: the attempt itself when a
+// circuit breaker runs it, else a budget check that every failing path
+// asks before the next attempt. A check of an object made for the call
+// (a per-request counter) is no budget.
+func (a *analyzer) loopGuard(l *loop, f *flow, lf *LoopFacts) *Guard {
+	if g := a.guardOf(f.call); g != nil {
 		return g
 	}
-	if l.cond != nil {
-		if g := a.firstGuard(l.cond, false); g != nil {
-			return g
+	if lf.Unguarded != 0 {
+		return nil
+	}
+	for _, u := range lf.Guards {
+		if !a.perCall(l, u.Guard) {
+			return u.Guard
 		}
 	}
-	return a.firstGuard(l.body, false)
+	return nil
+}
+
+// perCall reports whether a guard's budget is an object the enclosing
+// function makes itself (b := budget.New(), c := &counter{max: 3}): it
+// lives for one call, so it bounds one request, not the fleet's retries.
+func (a *analyzer) perCall(l *loop, g *Guard) bool {
+	if g.Budget == nil {
+		return false
+	}
+	x := unparen(g.Budget)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = unparen(u.X)
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
+		return false
+	}
+	body := astx.FuncBody(l.fn)
+	if body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return false // a parameter: the caller chooses the budget
+	}
+	switch d := unparen(a.definingExpr(v)).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, lit := unparen(d.X).(*ast.CompositeLit)
+		return d.Op == token.AND && lit
+	case *ast.CallExpr:
+		if id, ok := unparen(d.Fun).(*ast.Ident); ok && id.Name == "new" {
+			return true
+		}
+		// A constructor (budget.New(), rate.NewLimiter(...)), not a
+		// lookup of a long-lived budget (s.budgets.For(host)).
+		fn := a.callee(d)
+		return fn != nil && typesx.RecvName(fn) == "" && !typesx.IsInterfaceMethod(fn)
+	case nil:
+		// var b Budget: a zero value made here.
+		return true
+	}
+	return false
 }
 
 // exportGuardFacts marks the package's functions that return a budget's

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -61,7 +62,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:       "retrysite",
 		Doc:        "find retry loops, retry-library calls and calls of retry helpers",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
-		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
 		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
@@ -125,8 +126,43 @@ const (
 type Bound struct {
 	Kind BoundKind
 	N    int    // attempts, when Kind == BoundCount and the count is constant
-	Expr string // the count's source text, when Kind == BoundCount and N == 0
-	Note string // a short explanation for messages, e.g. "MaxElapsedTime 15m by default"
+	Expr string // the count's source text, when Kind == BoundCount and N == 0: Base+Offset
+	Base string // the count's variable part: "maxRetries", "len(servers)"
+	// Offset is what the count adds to Base: maxRetries+1 attempts.
+	Offset int
+	// Param names the parameter of the enclosing function that is Base,
+	// and ParamIndex is its index, when Base is one: a helper called with
+	// a constant there makes that constant plus Offset attempts.
+	Param      string
+	ParamIndex int
+	Note       string // a short explanation for messages, e.g. "MaxElapsedTime 15m by default"
+}
+
+// Add returns the bound of n more attempts.
+func (b Bound) Add(n int) Bound {
+	if b.Kind != BoundCount || n == 0 {
+		return b
+	}
+	if b.N > 0 {
+		b.N += n
+		return b
+	}
+	b.Offset += n
+	b.Expr = addOffset(b.Base, int64(b.Offset))
+	return b
+}
+
+// WithParam returns the bound of a call that passes v for the bound's
+// parameter.
+func (b Bound) WithParam(v int64) Bound {
+	if b.Kind != BoundCount || b.Param == "" {
+		return b
+	}
+	n := v + int64(b.Offset)
+	if n < 1 {
+		return Bound{Kind: BoundUnknown}
+	}
+	return Bound{Kind: BoundCount, N: int(n), Note: b.Note}
 }
 
 func (b Bound) String() string {
@@ -221,12 +257,8 @@ type Site struct {
 	// interest (error-returning calls outside the standard library's pure
 	// packages), in source order.
 	Attempts []Attempt
-	// Decision, for loops, is the if statement that tests the attempt's
-	// error (nil when the loop condition tests it); FailThen says its then
-	// branch is the failure path; Err is the error variable.
-	Decision *ast.IfStmt
-	FailThen bool
-	Err      types.Object
+	// Loop is what the definition found, for loop sites; nil for others.
+	Loop *LoopFacts
 	// Config is what a configuration fix edits: the service-config string
 	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
 	Config ast.Expr

@@ -2,6 +2,7 @@ package retrysite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -29,6 +30,43 @@ type analyzer struct {
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
+
+	params   map[types.Object]int // the parameters of the package's functions, by index; built on first use
+	assigned map[*types.Var]int   // assignments to each variable after its declaration; built on first use
+}
+
+// reassigned reports whether v is assigned after its declaration, or has
+// its address taken, anywhere in the package.
+func (a *analyzer) reassigned(v *types.Var) bool {
+	if a.assigned == nil {
+		a.assigned = map[*types.Var]int{}
+		for _, f := range a.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					if n.Tok != token.DEFINE {
+						for _, l := range n.Lhs {
+							if w, ok := a.objOf(l).(*types.Var); ok {
+								a.assigned[w]++
+							}
+						}
+					}
+				case *ast.IncDecStmt:
+					if w, ok := a.objOf(n.X).(*types.Var); ok {
+						a.assigned[w]++
+					}
+				case *ast.UnaryExpr:
+					if n.Op == token.AND {
+						if w, ok := a.objOf(n.X).(*types.Var); ok {
+							a.assigned[w]++
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return a.assigned[v] > 0
 }
 
 func (a *analyzer) sortSites() {
@@ -207,4 +245,13 @@ func (a *analyzer) isPureFunc(fn *types.Func) bool {
 	// nothing of what the function stands for: not known to be pure.
 	a.pure[fn] = pure && local
 	return pure && local
+}
+
+func (a *analyzer) isNil(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := a.pass.TypesInfo.Uses[id].(*types.Nil)
+	return isNil
 }

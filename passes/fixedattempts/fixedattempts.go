@@ -184,30 +184,23 @@ func quotaFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.
 	}
 }
 
-// loopFix guards a retry loop's failure path with a budget.
+// loopFix guards a retry loop with a budget where every failing path
+// meets (retrysite.LoopFacts.Meet): one guard covers every failure, and
+// no successful attempt asks the budget.
 func loopFix(pass *analysis.Pass, cfg *Config, file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
-	ifs := s.Decision
-	if ifs == nil || s.Err == nil {
+	lf := s.Loop
+	if lf == nil || lf.Meet.Stmt == nil {
 		return nil
 	}
-	// Where the guard goes: first thing on the failure path.
-	var at token.Pos
-	if s.FailThen {
-		at = ifs.Body.Lbrace + 1
-	} else {
-		if ifs.Else != nil {
-			return nil
-		}
-		at = ifs.End()
+	at := lf.Meet.Stmt.Pos()
+	if lf.Meet.After {
+		at = lf.Meet.Stmt.End()
 	}
 	ret := refusal(pass, file, s, at)
 	if ret == "" {
 		return nil
 	}
-	indent := fixutil.Indent(pass, file, ifs.Pos())
-	if s.FailThen {
-		indent += "\t"
-	}
+	indent := fixutil.Indent(pass, file, lf.Meet.Stmt.Pos())
 	loopStart := s.Node.Pos()
 	if ls := labelOf(file, s.Node); ls != nil {
 		loopStart = ls.Pos()
@@ -241,14 +234,19 @@ func loopFix(pass *analysis.Pass, cfg *Config, file *ast.File, s *retrysite.Site
 	if deposit {
 		edits = append(edits, analysis.TextEdit{Pos: loopStart, End: loopStart, NewText: []byte(name + ".OnRequest()\n" + loopIndent)})
 	}
-	guard := fmt.Sprintf("\n%sif !%s.TryRetry() {\n%s\t%s\n%s}", indent, name, indent, ret, indent)
+	guard := fmt.Sprintf("if !%s.TryRetry() {\n%s\t%s\n%s}", name, indent, ret, indent)
+	if lf.Meet.After {
+		guard = "\n" + indent + guard
+	} else {
+		guard += "\n" + indent
+	}
 	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(guard)})
 	return &analysis.SuggestedFix{Message: message, TextEdits: edits}
 }
 
 // refusal returns the statement that ends the retrying when the budget
-// refuses: a return of the attempt's error (with zero values before it),
-// or a break when the function cannot return it.
+// refuses: a return of the failure's error (with zero values before it),
+// or a bare return when the function returns nothing.
 func refusal(pass *analysis.Pass, file *ast.File, s *retrysite.Site, at token.Pos) string {
 	var sig *types.Signature
 	switch fn := s.Func.(type) {
@@ -263,28 +261,32 @@ func refusal(pass *analysis.Pass, file *ast.File, s *retrysite.Site, at token.Po
 		return ""
 	}
 	res := sig.Results()
-	errInScope := false
-	if scope := pass.TypesInfo.Scopes[file]; scope != nil {
-		if _, obj := scope.Innermost(at).LookupParent(s.Err.Name(), at); obj == s.Err {
-			errInScope = true
-		}
-	}
-	if res.Len() > 0 && errInScope && types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
-		parts := make([]string, 0, res.Len())
-		for i := 0; i < res.Len()-1; i++ {
-			z := fixutil.ZeroValue(res.At(i).Type(), pass.Pkg)
-			if z == "" {
-				return ""
-			}
-			parts = append(parts, z)
-		}
-		parts = append(parts, s.Err.Name())
-		return "return " + strings.Join(parts, ", ")
-	}
 	if res.Len() == 0 {
 		return "return"
 	}
-	return ""
+	errVar := s.Loop.Err
+	if errVar == nil {
+		return ""
+	}
+	inScope := false
+	if scope := pass.TypesInfo.Scopes[file]; scope != nil {
+		if _, obj := scope.Innermost(at).LookupParent(errVar.Name(), at); obj == errVar {
+			inScope = true
+		}
+	}
+	if !inScope || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	parts := make([]string, 0, res.Len())
+	for i := 0; i < res.Len()-1; i++ {
+		z := fixutil.ZeroValue(res.At(i).Type(), pass.Pkg)
+		if z == "" {
+			return ""
+		}
+		parts = append(parts, z)
+	}
+	parts = append(parts, errVar.Name())
+	return "return " + strings.Join(parts, ", ")
 }
 
 func labelOf(file *ast.File, loop ast.Node) *ast.LabeledStmt {

@@ -88,22 +88,22 @@ func run(pass *analysis.Pass) (any, error) {
 	byID := make(map[idKey]*shared)
 	var order []*shared
 	for _, s := range sites.List {
-		g := c.retryGuard(s)
-		if g == nil {
-			continue
+		seen := map[idKey]bool{}
+		for _, g := range c.retryGuards(s) {
+			id, ok := c.budgetOf(g.Budget, 0)
+			if !ok || seen[id.mapKey()] {
+				continue
+			}
+			seen[id.mapKey()] = true
+			u := use{site: s, expr: g.Budget, dep: c.siteDep(attemptsOf(s))}
+			sh := byID[id.mapKey()]
+			if sh == nil {
+				sh = &shared{id: id, typ: pass.TypesInfo.TypeOf(g.Budget)}
+				byID[id.mapKey()] = sh
+				order = append(order, sh)
+			}
+			sh.uses = append(sh.uses, u)
 		}
-		id, ok := c.budgetOf(g.Budget, 0)
-		if !ok {
-			continue
-		}
-		u := use{site: s, expr: g.Budget, dep: c.siteDep(attemptsOf(s))}
-		sh := byID[id.mapKey()]
-		if sh == nil {
-			sh = &shared{id: id, typ: pass.TypesInfo.TypeOf(g.Budget)}
-			byID[id.mapKey()] = sh
-			order = append(order, sh)
-		}
-		sh.uses = append(sh.uses, u)
 	}
 	for _, sh := range order {
 		if deps := sh.deps(); len(deps) >= 2 {
@@ -116,40 +116,35 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// retryGuard returns the check that guards a site's retries with a
-// budget object: the site's guard, or, when that one is no budget or a
-// rate limit asked before every attempt, a later budget check in the loop
-// body or the retried operation.
-func (c *checker) retryGuard(s *retrysite.Site) *retrysite.Guard {
+// retryGuards returns the checks that guard a site's retries with a
+// budget object: the site's guard and the other budget checks on the way
+// from a failed attempt to the next one. A rate limiter asked before each
+// attempt is one of them (design.md, Budgets).
+func (c *checker) retryGuards(s *retrysite.Site) []*retrysite.Guard {
 	if s.Guard == nil {
 		return nil
 	}
 	cands := []*retrysite.Guard{s.Guard}
-	if body := siteBody(s); body != nil && s.Kind != retrysite.HelperCall {
-		for _, g := range retrysite.Of(c.pass).GuardsIn(c.pass, body) {
+	if s.Loop != nil {
+		for _, u := range s.Loop.Guards {
+			if u.Call != s.Guard.Call {
+				cands = append(cands, u.Guard)
+			}
+		}
+	} else if s.Body != nil && s.Kind != retrysite.HelperCall {
+		for _, g := range retrysite.Of(c.pass).GuardsIn(c.pass, s.Body) {
 			if g.Call != s.Guard.Call {
 				cands = append(cands, g)
 			}
 		}
 	}
+	var out []*retrysite.Guard
 	for _, g := range cands {
-		if g.Budget != nil && c.budgetGuard(s, g) && !c.rateLimit(s, g, 0) {
-			return g
+		if g.Budget != nil && c.budgetGuard(s, g) {
+			out = append(out, g)
 		}
 	}
-	return nil
-}
-
-// siteBody returns the code a site runs once per attempt: a loop's body
-// or the retried operation's.
-func siteBody(s *retrysite.Site) *ast.BlockStmt {
-	switch n := s.Node.(type) {
-	case *ast.ForStmt:
-		return n.Body
-	case *ast.RangeStmt:
-		return n.Body
-	}
-	return s.Body
+	return out
 }
 
 // budgetGuard reports whether a site's guard asks a budget object: a
@@ -174,178 +169,7 @@ func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
 	return false
 }
 
-// rateLimit reports whether a site's check runs before every attempt,
-// the first included: then it limits the rate of calls (one shared quota
-// may be meant), not the retries. A check in the loop condition, or in
-// the loop body or operation before the first attempt and on every path,
-// is one.
-func (c *checker) rateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
-	call := g.Call
-	if call == nil {
-		return false
-	}
-	if s.Kind == retrysite.HelperCall && g.Kind == retrysite.GuardHelper {
-		return c.helperRateLimit(s, g, depth)
-	}
-	first := token.NoPos
-	for _, at := range s.Attempts {
-		if first == token.NoPos || at.Call.Pos() < first {
-			first = at.Call.Pos()
-		}
-	}
-	if f, ok := s.Node.(*ast.ForStmt); ok && f.Cond != nil && within(call, f.Cond) {
-		// for ...; i < n && lim.Allow(); ... asks before the first
-		// attempt; err != nil && b.TryRetry() asks after a failure.
-		return !c.afterErrTest(f.Cond, call, s.Err)
-	}
-	body := siteBody(s)
-	if body == nil || !within(call, body) || first == token.NoPos || call.Pos() > first {
-		return false
-	}
-	return unconditional(body, call)
-}
-
-// helperRateLimit reports whether a retry helper asks the budget it is
-// given before every attempt. The helper's own sites tell, when it lives
-// in this package; a rate limiter given to a helper of another package
-// may be either, and is not taken for a retry budget.
-func (c *checker) helperRateLimit(s *retrysite.Site, g *retrysite.Guard, depth int) bool {
-	fn, _ := typeutil.Callee(c.info, g.Call).(*types.Func)
-	if fn == nil {
-		return true
-	}
-	if fn.Pkg() != c.pass.Pkg {
-		return isRateLimiter(c.info.TypeOf(g.Budget))
-	}
-	var decl *ast.FuncDecl
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && c.info.Defs[fd.Name] == fn {
-				decl = fd
-			}
-		}
-	}
-	if decl == nil || depth > 3 {
-		return true
-	}
-	for _, t := range c.sites {
-		if t == s || t.Guard == nil || t.Guard.Budget == nil || !within(t.Node, decl) {
-			continue
-		}
-		if id, ok := ast.Unparen(t.Guard.Budget).(*ast.Ident); ok {
-			if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParamOf(v, decl) && c.rateLimit(t, t.Guard, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// isParamOf reports whether v is a parameter of decl.
-func (c *checker) isParamOf(v *types.Var, decl *ast.FuncDecl) bool {
-	for _, f := range decl.Type.Params.List {
-		for _, id := range f.Names {
-			if c.info.Defs[id] == v {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
-
-// afterErrTest reports whether call is the right operand of a && whose
-// left operand tests the error variable errObj.
-func (c *checker) afterErrTest(cond ast.Expr, call *ast.CallExpr, errObj types.Object) bool {
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		b, ok := n.(*ast.BinaryExpr)
-		if !ok || found {
-			return !found
-		}
-		if b.Op == token.LAND && within(call, b.Y) && errObj != nil && c.mentions(b.X, errObj) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func (c *checker) mentions(n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && c.info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// unconditional reports whether target, inside root, is evaluated each
-// time root runs: not in a branch of an if, switch or select, a nested
-// loop's body, a function literal, a deferred call, or the right operand
-// of && or ||.
-func unconditional(root, target ast.Node) bool {
-	var stack []ast.Node
-	found, result := false, false
-	ast.Inspect(root, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if n == target {
-			found = true
-			result = pathUnconditional(append(stack, n))
-			return false
-		}
-		if n.Pos() > target.Pos() || n.End() < target.End() {
-			return false
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return found && result
-}
-
-func pathUnconditional(path []ast.Node) bool {
-	for i := 1; i < len(path); i++ {
-		child := path[i]
-		switch p := path[i-1].(type) {
-		case *ast.IfStmt:
-			if child != p.Init && child != p.Cond {
-				return false
-			}
-		case *ast.BinaryExpr:
-			if (p.Op == token.LAND || p.Op == token.LOR) && child == p.Y {
-				return false
-			}
-		case *ast.SwitchStmt:
-			if child != p.Init && child != p.Tag {
-				return false
-			}
-		case *ast.TypeSwitchStmt:
-			if child != p.Init && child != p.Assign {
-				return false
-			}
-		case *ast.ForStmt:
-			if child != p.Init {
-				return false
-			}
-		case *ast.RangeStmt:
-			if child != p.X {
-				return false
-			}
-		case *ast.CaseClause, *ast.CommClause, *ast.SelectStmt, *ast.FuncLit, *ast.DeferStmt, *ast.GoStmt:
-			return false
-		}
-	}
-	return true
-}
 
 // attemptsOf returns the attempts of a site, or its operation when the
 // operation is a value whose calls are not visible.

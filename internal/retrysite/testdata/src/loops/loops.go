@@ -127,10 +127,10 @@ retry:
 	}
 }
 
-// The condition tests the error.
+// The condition tests the error; the attempt before the loop counts.
 func condErr(ctx context.Context, c *Client) error {
 	err := c.Put(ctx, "k", "v")
-	for i := 0; err != nil && i < 2; i++ { // want `loop \[2 attempts\]`
+	for i := 0; err != nil && i < 2; i++ { // want `loop \[3 attempts\]`
 		time.Sleep(time.Second)
 		err = c.Put(ctx, "k", "v")
 	}
@@ -162,9 +162,9 @@ func overSlice(ctx context.Context, c *Client, keys []string) error {
 	return errGaveUp
 }
 
-// Failover over a list by index.
+// Failover over a list by index is a retry: up to one attempt per client.
 func failover(ctx context.Context, clients []*Client) error {
-	for i := 0; i < len(clients); i++ {
+	for i := 0; i < len(clients); i++ { // want `loop \[len\(clients\) attempts\]`
 		if _, err := clients[i].Get(ctx, "k"); err == nil {
 			return nil
 		}

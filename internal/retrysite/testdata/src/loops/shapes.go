@@ -2,6 +2,7 @@ package loops
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -20,7 +21,14 @@ func (e *tokenError) Error() string { return e.code }
 type exchanger struct{ c *Client }
 
 func (e *exchanger) send(ctx context.Context) (string, error) { return e.c.Get(ctx, "device") }
-func (e *exchanger) parse(resp string) (string, error)      { return resp, nil }
+
+func (e *exchanger) parse(resp string) (string, error) {
+	var tok struct{ Token string }
+	if err := json.Unmarshal([]byte(resp), &tok); err != nil {
+		return "", err
+	}
+	return tok.Token, nil
+}
 
 // Polling for a pending state: the request's own failure leaves the loop,
 // only the parsed "pending" answer goes round again.
@@ -44,12 +52,35 @@ func devicePoll(ctx context.Context, e *exchanger) (string, error) {
 
 type logStore struct{ c *Client }
 
-func (s *logStore) First(ctx context.Context) (string, error)        { return s.c.Get(ctx, "first") }
-func (s *logStore) Fetch(ctx context.Context, idx string) error      { return s.c.Put(ctx, idx, "") }
+func (s *logStore) First(ctx context.Context) (string, error)   { return s.c.Get(ctx, "first") }
+func (s *logStore) Fetch(ctx context.Context, idx string) error { return s.c.Put(ctx, idx, "") }
 
-// A race with truncation: the index lookup's failure leaves the loop.
+// A race with truncation: the loop goes round only when the first index
+// moved, and gives up when it sees the index that failed before. No
+// operation is attempted twice.
 func oldest(ctx context.Context, s *logStore) error {
+	var lastFailed string
+	var lastErr error
 	for {
+		idx, err := s.First(ctx)
+		if err != nil {
+			return err
+		}
+		if idx == lastFailed {
+			return lastErr
+		}
+		err = s.Fetch(ctx, idx)
+		if err == nil {
+			return nil
+		}
+		lastFailed, lastErr = idx, err
+	}
+}
+
+// The same without the check: the fetch of a freshly looked-up index is
+// retried on every failure.
+func oldestRetried(ctx context.Context, s *logStore) error {
+	for { // want `loop \[unbounded\] delay=none dep=s`
 		idx, err := s.First(ctx)
 		if err != nil {
 			return err
@@ -98,11 +129,12 @@ type pool struct{ c *Client }
 
 func (p *pool) active() error { return p.c.Put(context.Background(), "ping", "") }
 
-// Waiting on a ticker for a health check to pass.
+// Waiting on a ticker for a health check to pass retries the check every
+// tick until it succeeds.
 func waitActive(p *pool, stop <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	for {
+	for { // want `loop \[unbounded\] delay=yes dep=p`
 		select {
 		case <-stop:
 			return

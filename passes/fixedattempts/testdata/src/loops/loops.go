@@ -86,3 +86,19 @@ func notSuppressed(c *Client) {
 		}
 	}
 }
+
+// A budget made for the call bounds one request, not the fleet's retries:
+// it is no budget (design.md, Budgets).
+type attempts struct{ left int }
+
+func (a *attempts) TryRetry() bool { a.left--; return a.left >= 0 }
+
+func perRequestCounter(ctx context.Context, c *Client) error {
+	tries := &attempts{left: 2}
+	for { // want `retry loop retries with no retry budget`
+		err := c.Get(ctx)
+		if err == nil || !tries.TryRetry() {
+			return err
+		}
+	}
+}

@@ -96,13 +96,15 @@ func notRetries(ctx context.Context, c *Client, items []string) error {
 	}
 }
 
-// A helper call is reported where the helper's loop is, not at each call.
+// A helper call is reported where the helper's loop is, not at each call;
+// this helper's loop is guarded by a budget that outlives the call.
+var helperBudget = budget.New()
+
 func withRetry(op func() error) error {
-	b := budget.New()
-	b.OnRequest()
+	helperBudget.OnRequest()
 	for {
 		err := op()
-		if err == nil || !b.TryRetry() {
+		if err == nil || !helperBudget.TryRetry() {
 			return err
 		}
 	}

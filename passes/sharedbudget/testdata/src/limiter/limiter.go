@@ -73,10 +73,10 @@ func (s *Service) both(ctx context.Context) {
 }
 
 // A rate limit before each attempt, and a retry budget after a failure:
-// the budget is the retry guard.
+// both are shared by the two dependencies (design.md, Budgets).
 var (
-	sendQuota  = rate.NewLimiter(100, 10)
-	afterQuota = budget.New() // want `retry budget afterQuota guards retries to inventory and payments`
+	sendQuota  = rate.NewLimiter(100, 10) // want `rate limiter sendQuota guards retries to inventory and payments`
+	afterQuota = budget.New()             // want `retry budget afterQuota guards retries to inventory and payments`
 )
 
 func (s *Service) reserveBoth(ctx context.Context) error {

@@ -7,9 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/cenkalti/backoff/v4"
 	"github.com/retrylint/retrylint/budget"
-	"golang.org/x/time/rate"
 	"google.golang.org/grpc"
 )
 
@@ -93,25 +91,6 @@ func (b *Backend) callAgain(ctx context.Context) error {
 			return err
 		}
 	}
-}
-
-// A limiter asked at the top of a retried operation limits every attempt.
-var opQuota = rate.NewLimiter(10, 1)
-
-func (s *Service) opLimited(ctx context.Context) error {
-	return backoff.Retry(func() error {
-		if err := opQuota.Wait(ctx); err != nil {
-			return backoff.Permanent(err)
-		}
-		return s.inventory.Reserve(ctx)
-	}, backoff.NewExponentialBackOff())
-}
-
-func (s *Service) opLimited2(ctx context.Context) error {
-	return backoff.Retry(func() error {
-		opQuota.Wait(ctx)
-		return s.payments.Charge(ctx)
-	}, backoff.NewExponentialBackOff())
 }
 
 // A client kept in a local variable assigned from a parameter.

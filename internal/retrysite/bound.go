@@ -1,0 +1,744 @@
+package retrysite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
+)
+
+// loopBound works out what limits the attempts of a retry loop: the exits
+// a failing attempt passes on its way to the next one. An exit that only
+// sorts the attempt's errors (if !retryable(err) { return err }) does not
+// bound the retries of the transient ones, and a budget's refusal is a
+// guard, not a bound.
+func (a *analyzer) loopBound(l *loop, f *flow) Bound {
+	if r, ok := l.stmt.(*ast.RangeStmt); ok {
+		if l.list != nil {
+			n := "len(" + a.render(r.X) + ")"
+			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}
+		}
+		return a.countBound(r.X, 0, false)
+	}
+	pre := int64(0)
+	if a.attemptBeforeLoop(l, f) {
+		pre = 1
+	}
+	fs := l.stmt.(*ast.ForStmt)
+	if fs.Cond != nil && l.counter != nil {
+		start := a.counterStart(l)
+		for _, c := range conjuncts(fs.Cond) {
+			b, ok := c.(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			x, y, op := unparen(b.X), unparen(b.Y), b.Op
+			if a.objOf(y) == l.counter { // n > i  ==  i < n
+				x, y = y, x
+				op = flip(op)
+			}
+			if a.objOf(x) != l.counter {
+				continue
+			}
+			switch op {
+			case token.LSS, token.NEQ:
+				return a.offset(a.countBound(y, start, false), pre)
+			case token.LEQ:
+				return a.offset(a.countBound(y, start, true), pre)
+			}
+		}
+	}
+	var count, timed, other *Bound
+	for _, e := range f.exits {
+		for _, t := range a.triggers(l, f, e) {
+			switch b, kind := a.exitBound(l, f, e, t); kind {
+			case exitCount:
+				if count == nil {
+					count = &b
+				}
+			case exitTime:
+				if timed == nil {
+					timed = &b
+				}
+			case exitOther:
+				if other == nil {
+					other = &b
+				}
+			}
+		}
+	}
+	switch {
+	case count != nil:
+		return a.offset(*count, pre)
+	case timed != nil:
+		return *timed
+	case other != nil:
+		return *other
+	}
+	return Bound{Kind: Unbounded}
+}
+
+// offset adds n attempts made before the loop to a bound.
+func (a *analyzer) offset(b Bound, n int64) Bound {
+	if n == 0 || b.Kind != BoundCount {
+		return b
+	}
+	return b.Add(int(n))
+}
+
+// attemptBeforeLoop reports whether the attempt is also made once before
+// the loop, its error tested by the loop condition: err := call(); for
+// err != nil && i < 3 { ...; err = call() }.
+func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
+	if l.cond == nil {
+		return false
+	}
+	lhs, _ := assignParts(f.node)
+	for _, e := range lhs {
+		o := a.objOf(e)
+		if o == nil || !isErrorType(o.Type()) || !a.usesObj(l.cond, o) {
+			continue
+		}
+		body := astx.FuncBody(l.fn)
+		if body == nil {
+			return false
+		}
+		fn := a.callee(f.call)
+		found := false
+		astx.InspectNoLit(body, func(n ast.Node) bool {
+			if found || n == l.stmt {
+				return false
+			}
+			if n != nil && n.Pos() >= l.stmt.Pos() {
+				return false
+			}
+			if c, ok := n.(*ast.CallExpr); ok && fn != nil && a.callee(c) == fn {
+				found = true
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
+type exitKind uint8
+
+const (
+	exitNone exitKind = iota
+	exitCount
+	exitTime
+	exitOther
+)
+
+// triggers returns the parts of an exit's condition that each alone make
+// the loop leave: the disjuncts of a condition that leaves when it holds,
+// the conjuncts of one that leaves when it does not.
+func (a *analyzer) triggers(l *loop, f *flow, e exit) []ast.Expr {
+	cond, ok := e.node.(ast.Expr)
+	if !ok {
+		return []ast.Expr{nil} // a select clause
+	}
+	if tag, ok := l.caseTag[cond]; ok {
+		cond = &ast.BinaryExpr{X: tag, Op: token.EQL, Y: cond}
+	}
+	var parts []ast.Expr
+	if e.onYes {
+		parts = disjuncts(cond)
+	} else {
+		parts = conjuncts(cond)
+	}
+	return parts
+}
+
+// onlyOutcome reports whether e mentions nothing but the attempt's own
+// values (its error, response, verdict), errors and constants: a test
+// that sorts outcomes, not one that counts or times them.
+func (f *flow) onlyOutcome(e ast.Expr) bool {
+	attempt := false
+	other := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if n == f.call {
+				attempt = true
+				return false
+			}
+			// A classifier held in a variable is not state: permanent(err).
+			if _, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				for _, x := range n.Args {
+					if f.onlyOutcome(x) {
+						attempt = true
+					} else if !f.constantOnly(x) {
+						other = true
+					}
+				}
+				return false
+			}
+		case *ast.Ident:
+			switch o := f.a.pass.TypesInfo.Uses[n].(type) {
+			case *types.Var:
+				if i := f.slot(o); i >= 0 && i < len(f.objs) && f.attemptSlot(i) {
+					attempt = true
+				} else if isErrorType(o.Type()) || f.l.unwrapped[o] {
+					// Another call's error, or an error unwrapped: a test
+					// that sorts failures, not one that counts them.
+					attempt = true
+				} else if o.Pkg() != nil && o.Parent() != o.Pkg().Scope() && !o.IsField() {
+					other = true
+				}
+			}
+		}
+		return true
+	})
+	return attempt && !other
+}
+
+// constantOnly reports whether e mentions no variable.
+func (f *flow) constantOnly(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID {
+			if v, isVar := f.a.pass.TypesInfo.Uses[id].(*types.Var); isVar && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// attemptSlot reports whether the attempt binds slot i on some path: it is
+// one of the attempt's results or a value made from them.
+func (f *flow) attemptSlot(i int) bool {
+	for _, st := range f.arrivals {
+		if b := st.vals[i]; b == bAttempt || b == bConsumer {
+			return true
+		}
+	}
+	lhs, _ := assignParts(f.node)
+	for _, e := range lhs {
+		if f.slot(f.a.objOf(e)) == i {
+			return true
+		}
+	}
+	o := f.objs[i]
+	if pred := f.l.preds[o]; pred != nil {
+		return f.onlyOutcome(pred)
+	}
+	return false
+}
+
+// exitBound reads one trigger of an exit as a bound.
+func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitKind) {
+	if t == nil {
+		// A select clause that leaves: a context's end or a deadline's
+		// timer.
+		if cc, ok := e.node.(*ast.CommClause); ok && cc.Comm != nil && a.isDoneRecv(cc.Comm) {
+			return Bound{Kind: BoundTime, Note: "the context or a deadline"}, exitTime
+		}
+		return Bound{}, exitNone
+	}
+	if g := a.firstGuard(t, false); g != nil {
+		if a.perCall(l, g) {
+			// A counter made for the call that happens to look like a
+			// budget: it bounds the attempts, in a way we do not read.
+			return Bound{Note: g.Desc + " decides"}, exitOther
+		}
+		return Bound{}, exitNone // a budget's refusal: a guard, not a bound
+	}
+	if b, ok := a.counterExit(l, t, e.onYes, e.node == l.cond); ok {
+		return b, exitCount
+	}
+	if a.timeBounded(t) || a.contextSleep(t) || a.contextSleepInit(l, e) {
+		return Bound{Kind: BoundTime, Note: "the context or a deadline"}, exitTime
+	}
+	if f.onlyOutcome(t) {
+		return Bound{}, exitNone // it sorts failures; the transient ones go round
+	}
+	return Bound{Note: a.decider(t)}, exitOther
+}
+
+// contextSleepInit reports whether the exit's condition tests the error
+// of a context-aware wait made in the if statement's init or just before.
+func (a *analyzer) contextSleepInit(l *loop, e exit) bool {
+	cond, ok := e.node.(ast.Expr)
+	if !ok {
+		return false
+	}
+	if ifs, ok := l.stmtOf[cond].(*ast.IfStmt); ok && ifs.Init != nil && a.contextSleep(ifs.Init) {
+		return true
+	}
+	// err := sleep(ctx, d); if err != nil { return err }
+	for _, n := range e.block.Nodes {
+		if n != cond && a.contextSleep(n) {
+			for _, o := range identsOf(a, cond) {
+				if as, ok := n.(*ast.AssignStmt); ok {
+					for _, lhs := range as.Lhs {
+						if a.objOf(lhs) == o {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func identsOf(a *analyzer, e ast.Expr) []types.Object {
+	var out []types.Object
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if o := a.pass.TypesInfo.Uses[id]; o != nil {
+				out = append(out, o)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// decider names what decides an exit we cannot read as a bound, for
+// messages: the call it asks ("r.Retry"), else "".
+func (a *analyzer) decider(t ast.Expr) string {
+	name := ""
+	astx.InspectNoLit(t, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && name == "" {
+			name = a.render(c.Fun)
+		}
+		return name == ""
+	})
+	if name == "" {
+		// ok, d := r.Retry(err); if !ok: the call that set the variable.
+		return ""
+	}
+	return name
+}
+
+// counterExit reads a trigger that compares a counter with a limit: one
+// the loop increments (attempts >= 3), or one it decrements, compared
+// with zero (retries == 0; retries > 0 when the loop leaves on its
+// negation). before says the test comes before the attempt (the loop
+// condition), not after it.
+func (a *analyzer) counterExit(l *loop, t ast.Expr, onYes, before bool) (Bound, bool) {
+	b, ok := unparen(t).(*ast.BinaryExpr)
+	if !ok {
+		return Bound{}, false
+	}
+	x, y, op := unparen(b.X), unparen(b.Y), b.Op
+	if !onYes {
+		op = negate(op)
+		if op == token.ILLEGAL {
+			return Bound{}, false
+		}
+	}
+	if o := a.objOf(y); o != nil && (o == l.counter || a.countedIn(l, o, token.INC) || a.countedIn(l, o, token.DEC)) {
+		x, y = y, x
+		op = flip(op)
+	}
+	obj := a.objOf(x)
+	if obj == nil {
+		return Bound{}, false
+	}
+	switch {
+	case obj == l.counter || a.countedIn(l, obj, token.INC):
+		// The loop leaves when obj op y. The for statement's counter is
+		// checked before its increment: i == n after n+1 attempts when i
+		// starts at 0; a counter the body increments counts the attempts
+		// made.
+		var extra int64
+		if obj == l.counter {
+			extra = 1 - a.counterStart(l)
+		} else {
+			extra = -a.initialValue(l, obj)
+		}
+		switch op {
+		case token.GEQ, token.EQL:
+		case token.GTR:
+			extra++
+		default:
+			return Bound{}, false
+		}
+		cb := a.countBound(y, -extra, false)
+		return cb, cb.Kind == BoundCount
+	case a.countedIn(l, obj, token.DEC):
+		n, ok := a.intConst(y)
+		if !ok {
+			return Bound{}, false
+		}
+		// retries == 0 (or <= 0, < 1) tested after the attempt, retries--
+		// after each failure: one attempt more than the count's initial
+		// value; tested before the attempt, as many as it.
+		var extra int64
+		switch {
+		case op == token.EQL && n == 0, op == token.LEQ && n == 0, op == token.LSS && n == 1:
+			extra = 1
+		case op == token.LSS && n == 0, op == token.LEQ && n == -1:
+			extra = 2
+		default:
+			return Bound{}, false
+		}
+		if before {
+			extra--
+		}
+		if v, ok := a.initialConst(l, obj); ok {
+			if v+extra < 1 {
+				return Bound{}, false
+			}
+			return Bound{Kind: BoundCount, N: int(v + extra)}, true
+		}
+		b := Bound{Kind: BoundCount, Base: obj.Name(), Expr: addOffset(obj.Name(), extra), Offset: int(extra)}
+		if i, ok := a.paramIndex(obj); ok {
+			b.Param, b.ParamIndex = obj.Name(), i
+		}
+		return b, true
+	}
+	return Bound{}, false
+}
+
+// initialValue returns the constant a counter starts at before the loop,
+// or 0.
+func (a *analyzer) initialValue(l *loop, obj types.Object) int64 {
+	if v, ok := a.initialConst(l, obj); ok {
+		return v
+	}
+	return 0
+}
+
+// initialConst returns the constant a variable holds when the loop
+// starts: its declaration's value (attempts := 0, n := 5) or the for
+// statement's init.
+func (a *analyzer) initialConst(l *loop, obj types.Object) (int64, bool) {
+	if f, ok := l.stmt.(*ast.ForStmt); ok {
+		if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, lhs := range as.Lhs {
+				if a.objOf(lhs) == obj {
+					return a.foldInt(as.Rhs[i])
+				}
+			}
+		}
+	}
+	v, ok := obj.(*types.Var)
+	if !ok {
+		return 0, false
+	}
+	def := a.definingExpr(v)
+	if def == nil {
+		return 0, false
+	}
+	return a.foldInt(def)
+}
+
+// counterStart returns the constant the for statement's counter starts
+// at, or 0.
+func (a *analyzer) counterStart(l *loop) int64 {
+	f, ok := l.stmt.(*ast.ForStmt)
+	if !ok {
+		return 0
+	}
+	if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && a.objOf(as.Lhs[0]) == l.counter {
+		if v, ok := a.foldInt(as.Rhs[0]); ok {
+			return v
+		}
+	}
+	return 0
+}
+
+func flip(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// negate returns the comparison that holds when op does not.
+func negate(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GEQ
+	case token.GEQ:
+		return token.LSS
+	case token.GTR:
+		return token.LEQ
+	case token.LEQ:
+		return token.GTR
+	case token.EQL:
+		return token.NEQ
+	case token.NEQ:
+		return token.EQL
+	}
+	return token.ILLEGAL
+}
+
+func conjuncts(e ast.Expr) []ast.Expr {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+func disjuncts(e ast.Expr) []ast.Expr {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return append(disjuncts(b.X), disjuncts(b.Y)...)
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		// !(a && b) leaves when either fails.
+		var out []ast.Expr
+		for _, c := range conjuncts(u.X) {
+			out = append(out, &ast.UnaryExpr{Op: token.NOT, X: c})
+		}
+		return out
+	}
+	return []ast.Expr{e}
+}
+
+// countBound turns a count expression into a bound: start is subtracted
+// and inclusive adds one. Constants fold (podRetries-1 with a constant
+// podRetries of 30, counted inclusively, is 30), and so does a local
+// assigned once from a constant; otherwise the bound is the expression
+// with its constant offset folded ("maxRetries+1", "podRetries").
+func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
+	base, k := a.linear(e)
+	n := k - start
+	if inclusive {
+		n++
+	}
+	if base == nil {
+		if n < 1 {
+			return Bound{Kind: BoundUnknown}
+		}
+		return Bound{Kind: BoundCount, N: int(n)}
+	}
+	b := Bound{Kind: BoundCount, Base: a.render(base), Offset: int(n)}
+	b.Expr = addOffset(b.Base, n)
+	if v := a.objOf(base); v != nil {
+		if i, ok := a.paramIndex(v); ok {
+			b.Param, b.ParamIndex = v.Name(), i
+		}
+	}
+	return b
+}
+
+// linear splits e into a base expression and a constant offset: x+1, x-1,
+// 2+x, a constant (base nil), or a local assigned once from a constant.
+func (a *analyzer) linear(e ast.Expr) (ast.Expr, int64) {
+	e = unparen(e)
+	if v, ok := a.foldInt(e); ok {
+		return nil, v
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+		if c, ok := a.foldInt(b.Y); ok {
+			base, k := a.linear(b.X)
+			if b.Op == token.SUB {
+				c = -c
+			}
+			return base, k + c
+		}
+		if c, ok := a.foldInt(b.X); ok && b.Op == token.ADD {
+			base, k := a.linear(b.Y)
+			return base, k + c
+		}
+	}
+	return e, 0
+}
+
+// foldInt returns the value of a constant integer expression, or of a
+// local variable assigned once, from a constant, in its declaration and
+// never again (maxRetries := 5).
+func (a *analyzer) foldInt(e ast.Expr) (int64, bool) {
+	if v, ok := a.intConst(e); ok {
+		return v, true
+	}
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
+		return 0, false
+	}
+	def := a.definingExpr(v)
+	if def == nil {
+		return 0, false
+	}
+	c, ok := a.intConst(def)
+	if !ok || a.reassigned(v) {
+		return 0, false
+	}
+	return c, true
+}
+
+// addOffset writes text+n, folding a trailing constant of text.
+func addOffset(text string, n int64) string {
+	switch {
+	case n > 0:
+		return fmt.Sprintf("%s+%d", text, n)
+	case n < 0:
+		return fmt.Sprintf("%s-%d", text, -n)
+	}
+	return text
+}
+
+// paramIndex returns the index of o among the parameters of the package
+// function or method that declares it.
+func (a *analyzer) paramIndex(o types.Object) (int, bool) {
+	if a.params == nil {
+		a.params = map[types.Object]int{}
+		for _, f := range a.pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				params := fn.Type().(*types.Signature).Params()
+				for i := range params.Len() {
+					a.params[params.At(i)] = i
+				}
+			}
+		}
+	}
+	i, ok := a.params[o]
+	return i, ok
+}
+
+// countedIn reports whether the loop increments (tok INC: obj++, obj += k)
+// or decrements (tok DEC: obj--, obj -= k) obj, in its body or post
+// statement.
+func (a *analyzer) countedIn(l *loop, obj types.Object, tok token.Token) bool {
+	assign := token.ADD_ASSIGN
+	if tok == token.DEC {
+		assign = token.SUB_ASSIGN
+	}
+	found := false
+	check := func(n ast.Node) {
+		astx.InspectNoLit(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IncDecStmt:
+				found = found || n.Tok == tok && a.objOf(n.X) == obj
+			case *ast.AssignStmt:
+				if n.Tok == assign && len(n.Lhs) == 1 && a.objOf(n.Lhs[0]) == obj {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	check(l.body)
+	if f, ok := l.stmt.(*ast.ForStmt); ok && f.Post != nil {
+		check(f.Post)
+	}
+	return found
+}
+
+// timeBounded reports whether e consults a clock or a context.
+func (a *analyzer) timeBounded(e ast.Node) bool {
+	found := false
+	astx.InspectNoLit(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := a.callee(call); fn != nil {
+				switch {
+				case typesx.PkgPath(fn) == "time" && (fn.Name() == "Now" || fn.Name() == "Since" || fn.Name() == "Until" || fn.Name() == "After" || fn.Name() == "Before"):
+					found = true
+				case (fn.Name() == "Err" || fn.Name() == "Done" || fn.Name() == "Deadline") && isContext(fn):
+					found = true
+				case typesx.PkgPath(fn) == "context" && fn.Name() == "Cause":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isContext(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	n, ok := types.Unalias(sig.Recv().Type()).(*types.Named)
+	return ok && n.Obj().Name() == "Context" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context"
+}
+
+// isDoneRecv reports whether a select case receives from a Done channel
+// (a context's, a stop channel's), a timer's channel, or time.After.
+func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	u, ok := unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	switch ch := unparen(u.X).(type) {
+	case *ast.CallExpr:
+		if fn := a.callee(ch); fn != nil && (fn.Name() == "Done" || typesx.PkgPath(fn) == "time" && fn.Name() == "After") {
+			return true
+		}
+	case *ast.SelectorExpr:
+		if ch.Sel.Name == "C" {
+			if t := a.pass.TypesInfo.TypeOf(ch.X); t != nil && strings.Contains(t.String(), "time.Timer") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contextSleep reports whether n calls a wait that takes a context and a
+// duration (gax.Sleep(ctx, d), a sleeper func value): it fails when the
+// context ends, so leaving on its error bounds the loop by the context.
+func (a *analyzer) contextSleep(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	astx.InspectNoLit(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		hasCtx, hasDur := false, false
+		for _, arg := range call.Args {
+			t := a.pass.TypesInfo.TypeOf(arg)
+			if t == nil {
+				continue
+			}
+			switch t.String() {
+			case "context.Context":
+				hasCtx = true
+			case "time.Duration":
+				hasDur = true
+			}
+		}
+		found = hasCtx && hasDur && len(call.Args) == 2
+		return !found
+	})
+	return found
+}

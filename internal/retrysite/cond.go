@@ -1,0 +1,555 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// This file says what a condition means for an attempt's outcome: the
+// one place that knows nil tests, classified errors, verdicts, statuses
+// and how &&, || and ! combine them.
+
+// cond returns the states, from st, in which e evaluates to want. A
+// condition it does not understand keeps st on both sides.
+func (f *flow) cond(e ast.Expr, st state, want bool) []state {
+	return f.condDepth(e, st, want, 0)
+}
+
+func (f *flow) condDepth(e ast.Expr, st state, want bool, depth int) []state {
+	if depth > 8 {
+		return []state{st}
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return f.condDepth(x.X, st, !want, depth+1)
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.LAND, token.LOR:
+			// For &&, the whole holds when both do; it fails when the
+			// left fails, or the left holds and the right fails. || is
+			// the dual.
+			short := x.Op == token.LOR // the left side's value that decides alone
+			var out []state
+			for _, s := range f.condDepth(x.X, st, short, depth+1) {
+				if want == short {
+					out = appendState(out, s)
+				}
+			}
+			for _, s := range f.condDepth(x.X, st, !short, depth+1) {
+				for _, t := range f.condDepth(x.Y, s, want, depth+1) {
+					out = appendState(out, t)
+				}
+			}
+			return out
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return f.compareDepth(x.X, x.Y, x.Op, st, want, depth)
+		}
+	case *ast.Ident:
+		return f.flagTest(x, st, want, depth)
+	case *ast.CallExpr:
+		return f.predicate(x, st, want)
+	case *ast.TypeAssertExpr:
+		// The ok of e, ok := err.(T): err is a T, so it is not nil.
+		if want {
+			return f.nilTest(x.X, st, false)
+		}
+	}
+	return []state{st}
+}
+
+func appendState(list []state, s state) []state {
+	for _, t := range list {
+		if t == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// with returns st restricted to the outcomes o, or nothing when none is left.
+func with(st state, o outcome) []state {
+	if o == 0 {
+		return nil
+	}
+	st.out = o
+	return []state{st}
+}
+
+// compare returns the states in which x op y evaluates to want.
+func (f *flow) compare(x, y ast.Expr, op token.Token, st state, want bool) []state {
+	return f.compareDepth(x, y, op, st, want, 0)
+}
+
+func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, depth int) []state {
+	x, y = ast.Unparen(x), ast.Unparen(y)
+	if f.a.isNil(x) {
+		x, y = y, x
+	}
+	if f.a.isNil(y) {
+		switch op {
+		case token.EQL:
+			return f.nilTest(x, st, want)
+		case token.NEQ:
+			return f.nilTest(x, st, !want)
+		}
+		return []state{st}
+	}
+	// A flag compared with a constant: done == true.
+	if isBool(typeOf(f.a, x)) {
+		if v, ok := f.a.boolConst(y); ok && (op == token.EQL || op == token.NEQ) {
+			return f.condDepth(x, st, want == (v == (op == token.EQL)), depth+1)
+		}
+	}
+	// A status compared with a constant.
+	if _, ok := f.statusOf(y, st); ok {
+		x, y = y, x
+		op = flip(op)
+	}
+	if div, ok := f.statusOf(x, st); ok {
+		if c, isConst := f.a.intConst(y); isConst {
+			return f.statusTest(div, op, c, st, want)
+		}
+		return []state{st}
+	}
+	// The attempt's error compared with a sentinel (err == ErrBusy), or a
+	// function of it compared with a code (status.Code(err) ==
+	// codes.Unavailable): a match is an error.
+	if f.isAttemptErr(y, st) {
+		x, y = y, x
+	}
+	if want == (op == token.EQL) && (op == token.EQL || op == token.NEQ) && f.mentionsAttempt(x, st) {
+		if s, ok := f.a.stringConst(y); ok && conflictCodes[s] {
+			st.conflict = true
+		}
+	}
+	if f.isAttemptErr(x, st) && (op == token.EQL || op == token.NEQ) {
+		if want == (op == token.EQL) {
+			return f.nilTest(x, st, false)
+		}
+		return []state{st}
+	}
+	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && (op == token.EQL || op == token.NEQ) {
+		if err := f.errArg(c, st); err != nil {
+			zero, isConst := f.a.isZeroConst(y)
+			if !isConst {
+				return []state{st}
+			}
+			match := want == (op == token.EQL) // the comparison says "code == y"
+			switch {
+			case zero && match:
+				return f.nilTest(err, st, true)
+			case zero && !match, !zero && match:
+				return f.nilTest(err, st, false)
+			}
+		}
+	}
+	return []state{st}
+}
+
+// isAttemptErr reports whether e holds the attempt's error.
+func (f *flow) isAttemptErr(e ast.Expr, st state) bool {
+	t := typeOf(f.a, e)
+	return t != nil && isErrorType(t) && f.valueOf(e, st) == bAttempt
+}
+
+// errArg returns the argument of c that holds the attempt's error, or nil.
+func (f *flow) errArg(c *ast.CallExpr, st state) ast.Expr {
+	for _, x := range c.Args {
+		if b := f.valueOf(x, st); (b == bAttempt || b == bConsumer) && isErrorType(typeOf(f.a, x)) {
+			return x
+		}
+	}
+	return nil
+}
+
+func typeOf(a *analyzer, e ast.Expr) types.Type {
+	if t := a.pass.TypesInfo.TypeOf(e); t != nil {
+		return t
+	}
+	return types.Typ[types.Invalid]
+}
+
+// nilTest returns the states in which x is nil (isNil) or not.
+func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
+	x = ast.Unparen(x)
+	b := f.valueOf(x, st)
+	t := typeOf(f.a, x)
+	isErr := isErrorType(t)
+	switch b {
+	case bAttempt:
+		if isErr {
+			if isNil {
+				return with(st, st.out&^oErr)
+			}
+			return with(st, st.out&oErr)
+		}
+		if _, ok := t.Underlying().(*types.Pointer); ok {
+			// A nil response comes with an error.
+			if isNil {
+				return with(st, st.out&oErr)
+			}
+			return with(st, st.out&^oErr)
+		}
+	case bConsumer:
+		if isErr && !isNil {
+			// Reading what the attempt returned failed: the attempt as a
+			// whole failed.
+			o := st.out & oFailure
+			if st.out&oSuccess != 0 {
+				o |= oParse
+			}
+			return with(st, o)
+		}
+	case bNil:
+		if !isNil {
+			return nil
+		}
+	case bNonNil:
+		if isNil {
+			return nil
+		}
+	case bUnknown, bOther:
+		// What the test shows is known from here on.
+		if id, ok := x.(*ast.Ident); ok {
+			if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleErr {
+				if isNil {
+					st.vals[i] = bNil
+				} else {
+					st.vals[i] = bNonNil
+				}
+			}
+		}
+	}
+	return []state{st}
+}
+
+// flagTest returns the states in which the boolean variable id is want.
+func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
+	obj := f.a.pass.TypesInfo.Uses[id]
+	i := f.slot(obj)
+	if i < 0 || f.roles[i] != roleFlag {
+		if pred := f.l.preds[obj]; pred != nil {
+			return f.condDepth(pred, st, want, depth+1)
+		}
+		return []state{st}
+	}
+	switch st.vals[i] {
+	case bNonNil:
+		if !want {
+			return nil
+		}
+		return []state{st}
+	case bNil:
+		if want {
+			return nil
+		}
+		return []state{st}
+	case bAttempt:
+		// A verdict returned with the attempt: retry, err := try().
+		switch f.verdictPolarity(obj) {
+		case +1:
+			if want {
+				return with(st, st.out&oFailure)
+			}
+		case -1:
+			if want {
+				return with(st, st.out&oSuccess)
+			}
+		}
+		return []state{st}
+	}
+	if pred := f.l.preds[obj]; pred != nil {
+		return f.condDepth(pred, st, want, depth+1)
+	}
+	if want {
+		st.vals[i] = bNonNil
+	} else {
+		st.vals[i] = bNil
+	}
+	return []state{st}
+}
+
+// verdictPolarity says what a boolean returned with the attempt means
+// when true: +1 a failure that wants a retry, -1 success, 0 unknown. It
+// reads the name of the result in the callee's signature, else the
+// variable's.
+func (f *flow) verdictPolarity(v types.Object) int {
+	name := v.Name()
+	if sig, ok := typeOf(f.a, f.call.Fun).Underlying().(*types.Signature); ok {
+		for r := range sig.Results().Variables() {
+			if isBool(r.Type()) && r.Name() != "" && r.Name() != "_" {
+				name = r.Name()
+			}
+		}
+	}
+	return namePolarity(name, 0)
+}
+
+// namePolarity classifies a predicate or verdict by its name: +1 when
+// true means failure (retry wanted, retryable, an error), -1 when it means
+// success, else def.
+func namePolarity(name string, def int) int {
+	n := strings.ToLower(name)
+	for _, w := range []string{"success", "succeed", "healthy", "isok", "done", "finished", "complete", "ready"} {
+		if strings.Contains(n, w) {
+			return -1
+		}
+	}
+	if n == "ok" {
+		return -1
+	}
+	for _, w := range []string{"retr", "again", "transient", "temporar", "recoverable", "backoff", "throttl", "fail", "error", "err"} {
+		if strings.Contains(n, w) {
+			return +1
+		}
+	}
+	return def
+}
+
+// predicate returns the states in which a boolean call holds (want) or
+// not: errors.Is and errors.As on the attempt's error, a classifier that
+// takes it (isRetryable(err), shouldRetry(resp, err)), or a method of the
+// attempt's value (resp.IsSuccess(), err.Temporary()).
+func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
+	if !isBool(typeOf(f.a, c)) {
+		return []state{st}
+	}
+	fn := f.a.callee(c)
+	name := ""
+	if fn != nil {
+		name = fn.Name()
+		if fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (name == "Is" || name == "As") && len(c.Args) == 2 {
+			if want && f.isAttemptErr(c.Args[0], st) {
+				if isConflictName(f.a.render(c.Args[1])) || isConflictName(typeOf(f.a, c.Args[1]).String()) {
+					st.conflict = true
+				}
+				return f.nilTest(c.Args[0], st, false)
+			}
+			return []state{st}
+		}
+	} else if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+		name = id.Name
+	} else if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		name = sel.Sel.Name
+	}
+	onErr, onValue := false, false
+	args := c.Args
+	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		if _, isMethod := f.a.pass.TypesInfo.Selections[sel]; isMethod {
+			args = append([]ast.Expr{sel.X}, args...)
+		}
+	}
+	for _, x := range args {
+		switch f.valueOf(x, st) {
+		case bAttempt, bConsumer:
+			if isErrorType(typeOf(f.a, x)) {
+				onErr = true
+			} else {
+				onValue = true
+			}
+		}
+	}
+	if !onErr && !onValue {
+		return []state{st}
+	}
+	def := 0
+	if onErr {
+		def = +1 // a predicate of an error holds for some errors
+	}
+	if want && onErr && isConflictName(name) {
+		st.conflict = true
+	}
+	switch namePolarity(name, def) {
+	case +1:
+		if want {
+			if onErr && !onValue {
+				return with(st, st.out&oErr)
+			}
+			return with(st, st.out&oFailure)
+		}
+	case -1:
+		if want && onValue {
+			return with(st, expand(st.out)&o2xx)
+		}
+		if want {
+			return with(st, st.out&^oErr)
+		}
+		if onValue {
+			return with(st, expand(st.out)&^o2xx)
+		}
+	}
+	return []state{st}
+}
+
+// statusOf recognises the status of the attempt's response: a StatusCode
+// field or method of its value (resp.StatusCode, resp.StatusCode(),
+// resp.RawResponse.StatusCode), a local assigned from one, and that
+// divided by a constant (resp.StatusCode/100). div is the divisor (1 when
+// none).
+func (f *flow) statusOf(e ast.Expr, st state) (div int64, ok bool) {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.QUO {
+			if d, isConst := f.a.intConst(x.Y); isConst && d > 0 {
+				if inner, ok := f.statusOf(x.X, st); ok && inner == 1 {
+					return d, true
+				}
+			}
+		}
+		return 0, false
+	case *ast.CallExpr:
+		if len(x.Args) == 0 {
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && isStatusName(sel.Sel.Name) {
+				b := f.valueOf(sel.X, st)
+				return 1, b == bAttempt || b == bConsumer
+			}
+		}
+	case *ast.SelectorExpr:
+		if isStatusName(x.Sel.Name) && isInteger(typeOf(f.a, x)) {
+			b := f.valueOf(x.X, st)
+			return 1, b == bAttempt || b == bConsumer
+		}
+	case *ast.Ident:
+		if alias := f.l.statusAlias[f.a.pass.TypesInfo.Uses[x]]; alias != nil {
+			return f.statusOf(alias, st)
+		}
+	}
+	return 0, false
+}
+
+func isStatusName(n string) bool { return n == "StatusCode" || n == "Status" || n == "Code" }
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// statusClasses are the response classes and the statuses that stand for
+// them. Success is 200 alone: a loop that returns on 200 and retries the
+// rest retries failures.
+var statusClasses = []struct {
+	o     outcome
+	codes []int64
+}{
+	{o2xx, []int64{200}},
+	{o4xx, []int64{400, 401, 403, 404, 409, 412}},
+	{o429, []int64{408, 429}},
+	{o5xx, []int64{500, 502, 503, 504}},
+}
+
+// statusTest returns the states in which status/div op c is want. A class
+// goes where any of its statuses goes; an error outcome (no response) goes
+// both ways.
+func (f *flow) statusTest(div int64, op token.Token, c int64, st state, want bool) []state {
+	out := expand(st.out)
+	o := out & (oErr | oParse)
+	for _, cl := range statusClasses {
+		if out&cl.o == 0 {
+			continue
+		}
+		for _, code := range cl.codes {
+			if compareInts(code/div, op, c) == want {
+				o |= cl.o
+				break
+			}
+		}
+	}
+	return with(st, o)
+}
+
+// expand turns an answer whose status was not tested into every class
+// of status.
+func expand(o outcome) outcome {
+	if o&oResp != 0 {
+		o = o&^oResp | o2xx | oStatusFail
+	}
+	return o
+}
+
+func compareInts(x int64, op token.Token, y int64) bool {
+	switch op {
+	case token.EQL:
+		return x == y
+	case token.NEQ:
+		return x != y
+	case token.LSS:
+		return x < y
+	case token.LEQ:
+		return x <= y
+	case token.GTR:
+		return x > y
+	case token.GEQ:
+		return x >= y
+	}
+	return false
+}
+
+// boolConst returns the value of a constant boolean expression.
+func (a *analyzer) boolConst(e ast.Expr) (bool, bool) {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(tv.Value), true
+}
+
+// isZeroConst reports whether e is a constant and whether it is zero
+// (codes.OK, 0, "").
+func (a *analyzer) isZeroConst(e ast.Expr) (zero, ok bool) {
+	tv, found := a.pass.TypesInfo.Types[e]
+	if !found || tv.Value == nil {
+		return false, false
+	}
+	switch tv.Value.Kind() {
+	case constant.Int:
+		return constant.Sign(tv.Value) == 0, true
+	case constant.String:
+		return constant.StringVal(tv.Value) == "", true
+	}
+	return false, true
+}
+
+// conflictCodes are the SQLSTATE codes of concurrency conflicts: a
+// serialization failure, a deadlock, CockroachDB's restart code.
+var conflictCodes = map[string]bool{"40001": true, "40P01": true, "CR000": true}
+
+// isConflictName reports whether a predicate's or error's name says it
+// is about concurrency conflicts (IsConflict, ErrSerialization).
+func isConflictName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "conflict") || strings.Contains(n, "serializ")
+}
+
+// mentionsAttempt reports whether e refers to a value the attempt
+// returned or one made from it (pgErr.Code after errors.As(err, &pgErr)
+// does not: pgErr is filled in by the test).
+func (f *flow) mentionsAttempt(e ast.Expr, st state) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && !found {
+			if b := f.valueOf(x, st); b == bAttempt || b == bConsumer {
+				found = true
+			}
+		}
+		return !found
+	})
+	if found {
+		return true
+	}
+	// A code read from an error value the attempt's error was unwrapped
+	// into: errors.As(err, &pgErr) && pgErr.Code == "40001".
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if o := f.a.objOf(sel.X); o != nil && f.l.unwrapped[o] {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,662 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+// This file decides the definition of a retry loop (see the package doc)
+// on the loop's control-flow graph: it follows the outcomes of one
+// candidate attempt forward through the loop's blocks, from the attempt
+// until the paths leave the loop or reach the attempt again.
+
+// outcome is a set of the outcomes an attempt may have had on a path.
+// Statuses stand for their class of responses; an answer becomes a set
+// of classes when its status is first tested.
+type outcome uint8
+
+const (
+	oErr  outcome = 1 << iota // the attempt returned an error (or said it wants a retry)
+	oResp                     // success: no error, and no status tested yet
+	o2xx                      // success: no error, and a success status
+	o4xx                      // a client-error status (400, 404, 409, ...): a failure that is not transient
+	o429                      // a throttling status (408, 429)
+	o5xx                      // a server-error status (500, 502, 503, 504)
+	// oParse: the attempt answered, but using its answer failed (reading
+	// or decoding it). A loop that leaves on the attempt's own failures
+	// and goes round only on these polls for a state; it does not retry.
+	oParse
+
+	oAll        = oErr | oResp
+	oSuccess    = oResp | o2xx
+	oStatusFail = o4xx | o429 | o5xx
+	oFailure    = oErr | oStatusFail | oParse
+	oTransient  = oErr | o429 | o5xx // failures that an outage produces
+)
+
+// binding says what a tracked variable holds on a path.
+type binding uint8
+
+const (
+	bUnknown  binding = iota
+	bAttempt          // the attempt's own result (its error, response, verdict or value)
+	bConsumer         // a value made from the attempt's result (the error of reading its body)
+	bNil              // nil (an error) or false (a flag)
+	bNonNil           // a non-nil error made on this path, or true (a flag)
+	bOther            // the result of some other call
+)
+
+// maxSlots bounds the variables a flow tracks; more are left unknown.
+const maxSlots = 12
+
+// state is what a path knows when it reaches a point of the loop.
+type state struct {
+	out      outcome
+	guarded  bool // a budget was asked on this path since the attempt
+	conflict bool // the attempt's error was found to be a concurrency conflict
+	vals     [maxSlots]binding
+}
+
+// role is the kind of a tracked variable.
+type role uint8
+
+const (
+	roleErr     role = iota + 1 // an error
+	roleFlag                    // a bool
+	roleValue                   // any other value (a response, a result)
+	roleErrChan                 // a channel of errors
+)
+
+// flow follows one candidate attempt around its loop.
+type flow struct {
+	a     *analyzer
+	l     *loop
+	call  *ast.CallExpr // the attempt
+	node  ast.Node      // the CFG node that contains it
+	start *cfg.Block
+
+	slots map[types.Object]int
+	roles []role
+	objs  []types.Object
+
+	// Results, filled by run.
+	arrive    outcome // outcomes that reach the attempt again
+	leave     outcome // outcomes that leave the loop
+	unguarded outcome // failure outcomes that reach the attempt again on a path that asked no budget
+	// beyondConflicts are the failures that reach the attempt again
+	// without having been found to be concurrency conflicts.
+	beyondConflicts outcome
+	exits           []exit // branches where a failing path can stop retrying
+	guards          []*ast.CallExpr
+	arrivals        []state
+	graph           map[fkey]*fnode // the explored graph, for the meeting point
+	root            fkey
+	budgetHit       bool // the exploration was cut short
+}
+
+// exit is a branch where a path that carries a failure can leave the loop.
+type exit struct {
+	node  ast.Node // the condition, or the select statement's clause
+	onYes bool     // the loop is left when the condition holds (else when it does not)
+	block *cfg.Block
+}
+
+type fkey struct {
+	block int32
+	from  int
+	st    state
+}
+
+type fnode struct {
+	succ    []fkey
+	arrives bool
+}
+
+// maxFlowNodes bounds the work of one flow.
+const maxFlowNodes = 4000
+
+// run explores the paths from the attempt.
+func (f *flow) run() {
+	f.graph = make(map[fkey]*fnode)
+	idx := -1
+	for i, n := range f.start.Nodes {
+		if n == f.node {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return
+	}
+	st := state{out: oAll}
+	st = f.bindAttempt(f.node, st)
+	f.root = fkey{block: f.start.Index, from: idx + 1, st: st}
+	// The attempt in a condition (if call() == nil, for call() != nil):
+	// the branch at the end of its block is evaluated with the call as
+	// the attempt's value, which cond knows.
+	work := []fkey{f.root}
+	f.graph[f.root] = &fnode{}
+	exitSeen := map[exitKey]bool{}
+	guardSeen := map[*ast.CallExpr]bool{}
+	for len(work) > 0 {
+		if len(f.graph) > maxFlowNodes {
+			f.budgetHit = true
+			return
+		}
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		fn := f.graph[k]
+		b := f.l.g.Blocks[k.block]
+		st := k.st
+		arrived := false
+		for i := k.from; i < len(b.Nodes); i++ {
+			n := b.Nodes[i]
+			if n == f.node {
+				arrived = true
+				break
+			}
+			for _, c := range f.a.guardCalls(n) {
+				if c == f.call {
+					continue // a circuit breaker running the attempt
+				}
+				st.guarded = true
+				if st.out&oFailure != 0 && !guardSeen[c] {
+					guardSeen[c] = true
+					f.guards = append(f.guards, c)
+				}
+			}
+			st = f.transfer(n, st)
+		}
+		if arrived {
+			fn.arrives = true
+			f.arrive |= st.out
+			if !st.guarded {
+				f.unguarded |= st.out & oFailure
+			}
+			if !st.conflict {
+				f.beyondConflicts |= st.out & oTransient
+			}
+			f.arrivals = append(f.arrivals, st)
+			continue
+		}
+		edges := f.branch(b, st)
+		for _, e := range edges {
+			to := e.to
+			if !f.l.in[to.Index] || !to.Live {
+				f.leave |= e.st.out
+				if e.st.out&oTransient != 0 && e.node != nil {
+					f.recordExit(exitSeen, e)
+				}
+				continue
+			}
+			if e.node != nil && e.st.out&oTransient != 0 && f.exitsDirectly(to) {
+				f.recordExit(exitSeen, e)
+			}
+			nk := fkey{block: to.Index, from: 0, st: e.st}
+			fn.succ = append(fn.succ, nk)
+			if f.graph[nk] == nil {
+				f.graph[nk] = &fnode{}
+				work = append(work, nk)
+			}
+		}
+		if len(b.Succs) == 0 {
+			// A return, or a call that does not return.
+			f.leave |= st.out
+		}
+	}
+}
+
+type exitKey struct {
+	node  ast.Node
+	onYes bool
+}
+
+func (f *flow) recordExit(seen map[exitKey]bool, e edge) {
+	k := exitKey{e.node, e.yes}
+	if seen[k] {
+		return
+	}
+	seen[k] = true
+	f.exits = append(f.exits, exit{node: e.node, onYes: e.yes, block: e.from})
+}
+
+// exitsDirectly reports whether a block leads out of the loop without a
+// further branch: the body of "if attempts >= 3 { log(...); return err }".
+func (f *flow) exitsDirectly(b *cfg.Block) bool {
+	for range 8 {
+		switch len(b.Succs) {
+		case 0:
+			return true
+		case 1:
+			b = b.Succs[0]
+			if !f.l.in[b.Index] {
+				return true
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// edge is one way out of a block, with the state that takes it.
+type edge struct {
+	from *cfg.Block
+	to   *cfg.Block
+	st   state
+	node ast.Node // the condition or clause decided at the branch; nil for plain jumps
+	yes  bool     // the edge is taken when node holds
+}
+
+// branch returns the edges a state takes at the end of block b.
+func (f *flow) branch(b *cfg.Block, st state) []edge {
+	switch len(b.Succs) {
+	case 0:
+		return nil
+	case 1:
+		return []edge{{from: b, to: b.Succs[0], st: st}}
+	}
+	yes, no := b.Succs[0], b.Succs[1]
+	var node ast.Node
+	var ys, ns []state
+	switch {
+	case yes.Kind == cfg.KindSelectCaseBody:
+		cc := yes.Stmt.(*ast.CommClause)
+		node = cc
+		ys = []state{f.recv(cc, st)}
+		ns = []state{st}
+	case yes.Kind == cfg.KindSwitchCaseBody && f.l.typeSwitch[yes.Stmt] != nil:
+		cc := yes.Stmt.(*ast.CaseClause)
+		node = cc
+		ys, ns = f.typeCase(f.l.typeSwitch[cc], cc, st)
+	case b.Kind == cfg.KindRangeLoop || len(b.Nodes) == 0:
+		ys, ns = []state{st}, []state{st}
+	default:
+		cond, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+		if !ok {
+			ys, ns = []state{st}, []state{st}
+			break
+		}
+		node = cond
+		if tag, ok := f.l.caseTag[cond]; ok {
+			ys = f.compare(tag, cond, token.EQL, st, true)
+			ns = f.compare(tag, cond, token.EQL, st, false)
+		} else {
+			ys = f.cond(cond, st, true)
+			ns = f.cond(cond, st, false)
+		}
+	}
+	var out []edge
+	for _, s := range ys {
+		out = append(out, edge{from: b, to: yes, st: s, node: node, yes: true})
+	}
+	for _, s := range ns {
+		out = append(out, edge{from: b, to: no, st: s, node: node, yes: false})
+	}
+	return out
+}
+
+// slot returns the slot of a tracked variable, or -1.
+func (f *flow) slot(o types.Object) int {
+	if i, ok := f.slots[o]; ok {
+		return i
+	}
+	return -1
+}
+
+// track gives v a slot if there is one left.
+func (f *flow) track(v *types.Var) int {
+	if i, ok := f.slots[v]; ok {
+		return i
+	}
+	if len(f.objs) >= maxSlots {
+		return -1
+	}
+	r := roleValue
+	t := v.Type().Underlying()
+	switch {
+	case isErrorType(v.Type()):
+		r = roleErr
+	case isBool(t):
+		r = roleFlag
+	default:
+		if ch, ok := t.(*types.Chan); ok && isErrorType(ch.Elem()) {
+			r = roleErrChan
+		}
+	}
+	i := len(f.objs)
+	f.slots[v] = i
+	f.objs = append(f.objs, v)
+	f.roles = append(f.roles, r)
+	return i
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// bindAttempt applies the attempt's node: the variables it assigns hold
+// the attempt's results.
+func (f *flow) bindAttempt(n ast.Node, st state) state {
+	lhs, rhs := assignParts(n)
+	if len(rhs) == 1 && len(lhs) > 1 {
+		if c, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && c == f.call {
+			for _, l := range lhs {
+				if i := f.slot(f.a.objOf(l)); i >= 0 {
+					st.vals[i] = bAttempt
+				}
+			}
+			return st
+		}
+	}
+	for i, l := range lhs {
+		if i < len(rhs) && containsNode(rhs[i], f.call) {
+			if s := f.slot(f.a.objOf(l)); s >= 0 {
+				st.vals[s] = bAttempt
+			}
+		} else if i < len(rhs) {
+			st = f.assign(l, rhs[i], st)
+		}
+	}
+	return st
+}
+
+// assignParts returns the left and right sides of an assignment or a
+// variable declaration.
+func assignParts(n ast.Node) (lhs, rhs []ast.Expr) {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		return n.Lhs, n.Rhs
+	case *ast.ValueSpec:
+		for _, id := range n.Names {
+			lhs = append(lhs, id)
+		}
+		return lhs, n.Values
+	}
+	return nil, nil
+}
+
+// transfer applies one node to a state.
+func (f *flow) transfer(n ast.Node, st state) state {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			for _, l := range n.Lhs {
+				if i := f.slot(f.a.objOf(l)); i >= 0 {
+					st.vals[i] = bUnknown
+				}
+			}
+			return st
+		}
+		if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+			return f.assignTuple(n.Lhs, n.Rhs[0], st)
+		}
+		for i, l := range n.Lhs {
+			if i < len(n.Rhs) {
+				st = f.assign(l, n.Rhs[i], st)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(n.Values) == 1 && len(n.Names) > 1 {
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			return f.assignTuple(lhs, n.Values[0], st)
+		}
+		for i, id := range n.Names {
+			if i < len(n.Values) {
+				st = f.assign(id, n.Values[i], st)
+			} else if s := f.slot(f.a.pass.TypesInfo.Defs[id]); s >= 0 {
+				st.vals[s] = bNil // var err error
+			}
+		}
+	case *ast.IncDecStmt:
+		if i := f.slot(f.a.objOf(n.X)); i >= 0 {
+			st.vals[i] = bUnknown
+		}
+	}
+	return st
+}
+
+// assignTuple applies x, y := call().
+func (f *flow) assignTuple(lhs []ast.Expr, rhs ast.Expr, st state) state {
+	b := bOther
+	switch r := ast.Unparen(rhs).(type) {
+	case *ast.CallExpr:
+		if f.consumes(r, st) {
+			b = bConsumer
+		}
+	case *ast.TypeAssertExpr:
+		// e, ok := err.(T): e is the error seen as T.
+		b = f.valueOf(r.X, st)
+	case *ast.UnaryExpr:
+		if r.Op == token.ARROW {
+			b = f.recvBinding(r.X, st)
+		}
+	case *ast.IndexExpr:
+		b = bUnknown
+	}
+	for _, l := range lhs {
+		if i := f.slot(f.a.objOf(l)); i >= 0 {
+			if f.roles[i] == roleFlag && b != bConsumer {
+				st.vals[i] = bUnknown
+			} else {
+				st.vals[i] = b
+			}
+		}
+	}
+	return st
+}
+
+// assign applies l = r.
+func (f *flow) assign(l, r ast.Expr, st state) state {
+	i := f.slot(f.a.objOf(l))
+	if i < 0 {
+		return st
+	}
+	r = ast.Unparen(r)
+	switch f.roles[i] {
+	case roleFlag:
+		switch {
+		case f.a.isBoolConst(r, true):
+			st.vals[i] = bNonNil
+		case f.a.isBoolConst(r, false):
+			st.vals[i] = bNil
+		default:
+			st.vals[i] = bUnknown
+		}
+		return st
+	case roleErr:
+		if f.a.isNil(r) {
+			st.vals[i] = bNil
+			return st
+		}
+		if c, ok := r.(*ast.CallExpr); ok {
+			st.vals[i] = f.errorCall(c, st)
+			return st
+		}
+	}
+	st.vals[i] = f.valueOf(r, st)
+	if st.vals[i] == bUnknown {
+		if c, ok := r.(*ast.CallExpr); ok {
+			if f.consumes(c, st) {
+				st.vals[i] = bConsumer
+			} else {
+				st.vals[i] = bOther
+			}
+		}
+	}
+	return st
+}
+
+// errorCall returns what an error variable holds after err = call().
+func (f *flow) errorCall(c *ast.CallExpr, st state) binding {
+	fn := f.a.callee(c)
+	if fn != nil && fn.Pkg() != nil {
+		switch {
+		case fn.Pkg().Path() == "fmt" && fn.Name() == "Errorf",
+			fn.Pkg().Path() == "errors" && fn.Name() == "New":
+			return bNonNil
+		}
+	}
+	// A wrapper of the attempt's error (errors.Wrap(err, "...")) keeps
+	// whether it is nil.
+	if sig, ok := f.a.pass.TypesInfo.TypeOf(c.Fun).Underlying().(*types.Signature); ok && sig.Results().Len() == 1 {
+		for _, x := range c.Args {
+			if b := f.valueOf(x, st); b == bAttempt || b == bNonNil {
+				if xt := f.a.pass.TypesInfo.TypeOf(x); xt != nil && isErrorType(xt) {
+					return b
+				}
+			}
+		}
+	}
+	if f.consumes(c, st) {
+		return bConsumer
+	}
+	return bOther
+}
+
+// consumes reports whether a call uses a value the attempt returned (a
+// response, its body, a value made from one), so that its error is part
+// of the attempt.
+func (f *flow) consumes(c *ast.CallExpr, st state) bool {
+	found := false
+	ast.Inspect(c, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleValue {
+			if v := st.vals[i]; v == bAttempt || v == bConsumer {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// valueOf returns what an expression holds: a tracked variable, a field
+// or method of one (res.Err, iter.Err()), or the attempt call itself.
+func (f *flow) valueOf(e ast.Expr, st state) binding {
+	e = ast.Unparen(e)
+	if c, ok := e.(*ast.CallExpr); ok && c == f.call {
+		return bAttempt
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		if f.a.isNil(x) {
+			return bNil
+		}
+		if i := f.slot(f.a.pass.TypesInfo.Uses[x]); i >= 0 {
+			return st.vals[i]
+		}
+	case *ast.SelectorExpr:
+		// res.Err, iter.err, resp.Response: a part of the attempt's value.
+		if b := f.valueOf(x.X, st); b == bAttempt || b == bConsumer {
+			return b
+		}
+	case *ast.CallExpr:
+		// iter.Err(), res.Error(): a method of the attempt's value that
+		// takes nothing.
+		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && len(x.Args) == 0 {
+			if _, isMethod := f.a.pass.TypesInfo.Selections[sel]; isMethod {
+				if b := f.valueOf(sel.X, st); b == bAttempt || b == bConsumer {
+					return b
+				}
+			}
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW {
+			return f.recvBinding(x.X, st)
+		}
+	}
+	return bUnknown
+}
+
+// recvBinding returns what a value received from ch holds: the attempt's
+// error when ch is the attempt's channel of errors.
+func (f *flow) recvBinding(ch ast.Expr, st state) binding {
+	if c, ok := ast.Unparen(ch).(*ast.CallExpr); ok && c == f.call {
+		return bAttempt
+	}
+	if i := f.slot(f.a.objOf(ch)); i >= 0 && f.roles[i] == roleErrChan && st.vals[i] == bAttempt {
+		return bAttempt
+	}
+	return bUnknown
+}
+
+// recv applies the receive of a select clause about to run.
+func (f *flow) recv(cc *ast.CommClause, st state) state {
+	as, ok := cc.Comm.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 {
+		return st
+	}
+	u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return st
+	}
+	b := f.recvBinding(u.X, st)
+	for _, l := range as.Lhs[:1] {
+		if i := f.slot(f.a.objOf(l)); i >= 0 {
+			st.vals[i] = b
+		}
+	}
+	return st
+}
+
+// typeCase refines a state on a type switch clause: a case nil holds when
+// the subject is nil, a case of types when it is not.
+func (f *flow) typeCase(ts *ast.TypeSwitchStmt, cc *ast.CaseClause, st state) (yes, no []state) {
+	var subject ast.Expr
+	switch a := ts.Assign.(type) {
+	case *ast.AssignStmt:
+		if len(a.Rhs) == 1 {
+			if ta, ok := ast.Unparen(a.Rhs[0]).(*ast.TypeAssertExpr); ok {
+				subject = ta.X
+			}
+		}
+	case *ast.ExprStmt:
+		if ta, ok := ast.Unparen(a.X).(*ast.TypeAssertExpr); ok {
+			subject = ta.X
+		}
+	}
+	nils, others := 0, 0
+	for _, t := range cc.List {
+		if f.a.isNil(t) {
+			nils++
+		} else {
+			others++
+		}
+	}
+	yes, no = []state{st}, []state{st}
+	if subject == nil {
+		return yes, no
+	}
+	switch {
+	case nils > 0 && others == 0:
+		return f.nilTest(subject, st, true), f.nilTest(subject, st, false)
+	case others > 0 && nils == 0:
+		return f.nilTest(subject, st, false), no
+	}
+	return yes, no
+}
+
+// isBoolConst reports whether e is the constant true or false (as want).
+func (a *analyzer) isBoolConst(e ast.Expr, want bool) bool {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || !isBool(tv.Type) {
+		return false
+	}
+	return tv.Value.String() == map[bool]string{true: "true", false: "false"}[want]
+}

@@ -1,0 +1,375 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+// FailureKind is a set of the kinds of failure that reach a loop's next
+// attempt.
+type FailureKind uint8
+
+const (
+	ErrorFailure  FailureKind = 1 << iota // the attempt returned an error
+	StatusFailure                         // the attempt's response had a failure status
+)
+
+func (k FailureKind) String() string {
+	switch k {
+	case ErrorFailure:
+		return "error"
+	case StatusFailure:
+		return "status"
+	case ErrorFailure | StatusFailure:
+		return "error, status"
+	}
+	return "none"
+}
+
+func failureKinds(o outcome) FailureKind {
+	var k FailureKind
+	if o&oErr != 0 {
+		k |= ErrorFailure
+	}
+	if o&oStatusFail != 0 {
+		k |= StatusFailure
+	}
+	return k
+}
+
+// GuardRole says when a guard of a retry loop is asked.
+type GuardRole uint8
+
+const (
+	OnFailure     GuardRole = iota + 1 // after an attempt failed, before the next one
+	BeforeAttempt                      // before every attempt, the first included (a rate limit)
+)
+
+func (r GuardRole) String() string {
+	switch r {
+	case OnFailure:
+		return "on failure"
+	case BeforeAttempt:
+		return "before each attempt"
+	}
+	return "unknown"
+}
+
+// GuardUse is a budget check met on the way from a failed attempt to the
+// next one.
+type GuardUse struct {
+	*Guard
+	Role GuardRole
+}
+
+// Point is a place in a statement list of a loop body: just before Stmt,
+// or just after it.
+type Point struct {
+	Stmt  ast.Stmt
+	After bool
+}
+
+// LoopFacts is what the definition found in a retry loop.
+type LoopFacts struct {
+	// Attempt is the call whose failure the loop retries.
+	Attempt *ast.CallExpr
+	// Failures are the kinds of failure that reach the next attempt.
+	Failures FailureKind
+	// Unguarded are the failures that reach the next attempt on a path
+	// that asks no budget (all of Failures when no guard is asked).
+	Unguarded FailureKind
+	// Meet is the first point of the loop body that every failing path
+	// passes on its way to the next attempt and no successful path
+	// reaches: where one guard covers every failure. Its Stmt is nil when
+	// the failing paths meet only in the loop's post statement or
+	// condition.
+	Meet Point
+	// Err is an error variable that holds a non-nil error at Meet on
+	// every failing path (the attempt's error, or one made from the
+	// status); nil if there is none.
+	Err types.Object
+	// Resp is the variable that holds the attempt's response, when the
+	// loop tests its status.
+	Resp types.Object
+	// Guards are the budget checks asked on the way from a failed attempt
+	// to the next one, in source order.
+	Guards []GuardUse
+}
+
+// loopFacts assembles the typed facts of a retry loop.
+func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
+	lf := &LoopFacts{
+		Attempt:   f.call,
+		Failures:  failureKinds(f.arrive & oFailure),
+		Unguarded: failureKinds(f.unguarded),
+	}
+	if f.arrive&oStatusFail != 0 {
+		lhs, _ := assignParts(f.node)
+		for _, e := range lhs {
+			if o := a.objOf(e); o != nil && !isErrorType(o.Type()) && !isBool(o.Type()) {
+				lf.Resp = o
+				break
+			}
+		}
+	}
+	lf.Meet, lf.Err = f.meet()
+	first := a.firstIterationGuards(l, f)
+	for _, c := range f.guards {
+		g := a.guardOf(c)
+		if g == nil {
+			continue
+		}
+		role := OnFailure
+		if first[c] {
+			role = BeforeAttempt
+		}
+		lf.Guards = append(lf.Guards, GuardUse{Guard: g, Role: role})
+	}
+	sort.SliceStable(lf.Guards, func(i, j int) bool { return lf.Guards[i].Call.Pos() < lf.Guards[j].Call.Pos() })
+	return lf
+}
+
+// firstIterationGuards returns the guard calls met on the way from the top
+// of the loop to the attempt on its first iteration.
+func (a *analyzer) firstIterationGuards(l *loop, f *flow) map[*ast.CallExpr]bool {
+	out := map[*ast.CallExpr]bool{}
+	var starts []*cfg.Block
+	for _, b := range l.g.Blocks {
+		if b.Stmt == l.stmt && (b.Kind == cfg.KindForLoop || b.Kind == cfg.KindRangeLoop) {
+			starts = append(starts, b)
+		}
+	}
+	if len(starts) == 0 {
+		if e := loopEntry(l); e != nil {
+			starts = append(starts, e)
+		}
+	}
+	seen := make([]bool, len(l.g.Blocks))
+	work := starts
+	for _, b := range starts {
+		seen[b.Index] = true
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		stop := false
+		for _, n := range b.Nodes {
+			if n == f.node {
+				stop = true
+				break
+			}
+			for _, c := range a.guardCalls(n) {
+				out[c] = true
+			}
+		}
+		if stop {
+			continue
+		}
+		for _, s := range b.Succs {
+			if l.in[s.Index] && !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return out
+}
+
+// meet returns the first statement that every failing path passes from
+// the attempt to the next one, where only failing paths arrive, and an
+// error variable that holds a failure there on every path.
+func (f *flow) meet() (Point, types.Object) {
+	// The explored nodes that lead to the attempt again.
+	leads := map[fkey]bool{}
+	preds := map[fkey][]fkey{}
+	for k, n := range f.graph {
+		for _, s := range n.succ {
+			preds[s] = append(preds[s], k)
+		}
+	}
+	var work []fkey
+	for k, n := range f.graph {
+		if n.arrives {
+			leads[k] = true
+			work = append(work, k)
+		}
+	}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range preds[k] {
+			if !leads[p] {
+				leads[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	if !leads[f.root] {
+		return Point{}, nil
+	}
+	// Blocks in the order a breadth-first walk from the attempt meets
+	// them, with the states that reach them.
+	type visit struct {
+		order int
+		sts   []state
+	}
+	blocks := map[int32]*visit{}
+	order := 0
+	queue := []fkey{f.root}
+	seen := map[fkey]bool{f.root: true}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		if k != f.root {
+			v := blocks[k.block]
+			if v == nil {
+				v = &visit{order: order}
+				order++
+				blocks[k.block] = v
+			}
+			v.sts = append(v.sts, k.st)
+		}
+		for _, s := range f.graph[k].succ {
+			if leads[s] && !seen[s] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	ids := make([]int32, 0, len(blocks))
+	for id := range blocks {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return blocks[ids[i]].order < blocks[ids[j]].order })
+	for _, id := range ids {
+		v := blocks[id]
+		b := f.l.g.Blocks[id]
+		if b.Kind == cfg.KindForPost || b.Kind == cfg.KindForLoop || b.Index == f.start.Index {
+			continue
+		}
+		var p Point
+		switch {
+		case len(b.Nodes) > 0:
+			p.Stmt = f.l.stmtOf[b.Nodes[0]]
+		case b.Kind == cfg.KindIfDone || b.Kind == cfg.KindSwitchDone || b.Kind == cfg.KindSelectDone:
+			// The join after a statement that ends the body's list.
+			if f.l.stmtOf[b.Stmt] == b.Stmt {
+				p = Point{Stmt: b.Stmt, After: true}
+			}
+		default:
+			// A branch whose body holds only jumps (continue): before its
+			// first statement.
+			if first := firstOfBody(b); first != nil && f.l.stmtOf[first] == first {
+				p.Stmt = first
+			}
+		}
+		if p.Stmt == nil {
+			continue
+		}
+		onlyFailures := true
+		for _, st := range v.sts {
+			if st.out&oSuccess != 0 {
+				onlyFailures = false
+			}
+		}
+		if !onlyFailures || !f.cuts(id, leads) {
+			continue
+		}
+		return p, f.failureVar(v.sts)
+	}
+	return Point{}, nil
+}
+
+// cuts reports whether every explored path from the attempt to the next
+// one passes block id.
+func (f *flow) cuts(id int32, leads map[fkey]bool) bool {
+	seen := map[fkey]bool{f.root: true}
+	work := []fkey{f.root}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		n := f.graph[k]
+		if n.arrives {
+			return false
+		}
+		for _, s := range n.succ {
+			if s.block == id || seen[s] || !leads[s] {
+				continue
+			}
+			seen[s] = true
+			work = append(work, s)
+		}
+	}
+	return true
+}
+
+// failureVar returns a tracked error variable that holds a failure in
+// every state: the attempt's error where only error outcomes remain, or a
+// non-nil error the path made.
+func (f *flow) failureVar(sts []state) types.Object {
+	for i, o := range f.objs {
+		if f.roles[i] != roleErr {
+			continue
+		}
+		ok := true
+		for _, st := range sts {
+			switch st.vals[i] {
+			case bNonNil:
+			case bAttempt:
+				if st.out&^oErr != 0 {
+					ok = false
+				}
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// loopEntry returns the block where an iteration's body starts.
+func loopEntry(l *loop) *cfg.Block {
+	for _, b := range l.g.Blocks {
+		if b.Stmt == l.stmt && (b.Kind == cfg.KindForBody || b.Kind == cfg.KindRangeBody) {
+			return b
+		}
+	}
+	return nil
+}
+
+// firstOfBody returns the first statement of the body a block starts:
+// an if's then or else branch, a case clause.
+func firstOfBody(b *cfg.Block) ast.Stmt {
+	var list []ast.Stmt
+	switch s := b.Stmt.(type) {
+	case *ast.IfStmt:
+		switch b.Kind {
+		case cfg.KindIfThen:
+			list = s.Body.List
+		case cfg.KindIfElse:
+			if blk, ok := s.Else.(*ast.BlockStmt); ok {
+				list = blk.List
+			} else if s.Else != nil {
+				return s.Else
+			}
+		}
+	case *ast.CaseClause:
+		if b.Kind == cfg.KindSwitchCaseBody {
+			list = s.Body
+		}
+	case *ast.CommClause:
+		if b.Kind == cfg.KindSelectCaseBody {
+			list = s.Body
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	return list[0]
+}

@@ -1,0 +1,359 @@
+package retrysite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/retrylint/retrylint/internal/astx"
+)
+
+// This file decides whether a loop's attempt repeats the same operation
+// (see the package doc): its inputs do not depend on what earlier
+// iterations did, or the loop tries one operation against the next
+// endpoint of a list (failover).
+
+// sameOperation reports whether the attempt repeats one operation.
+func (a *analyzer) sameOperation(l *loop, f *flow) bool {
+	if l.list != nil {
+		if !a.failoverTarget(l, f.call, l.over, l.list) {
+			return false
+		}
+	}
+	ok := true
+	for _, in := range a.attemptInputs(f.call) {
+		if !a.inputSame(l, f, in) {
+			ok = false
+			break
+		}
+	}
+	return ok && !a.dedupes(l, f)
+}
+
+// attemptInputs returns the expressions an attempt depends on: its
+// arguments and its receiver.
+func (a *analyzer) attemptInputs(call *ast.CallExpr) []ast.Expr {
+	in := append([]ast.Expr{}, call.Args...)
+	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if _, isMethod := a.pass.TypesInfo.Selections[sel]; isMethod {
+			in = append(in, sel.X)
+		}
+	}
+	return in
+}
+
+// inputSame reports whether one input of the attempt is the same on every
+// iteration: the counter passed as the attempt's number, an endpoint of a
+// list indexed by the counter (failover), or values that no earlier
+// iteration changed.
+func (a *analyzer) inputSame(l *loop, f *flow, in ast.Expr) bool {
+	if l.counter != nil && a.objOf(in) == l.counter {
+		return true // the attempt's number: retry(ctx, attempt)
+	}
+	same := true
+	ast.Inspect(in, func(n ast.Node) bool {
+		if !same {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			if l.counter != nil && a.usesObj(n.Index, l.counter) {
+				// servers[i].Call(), dial(addrs[i%len(addrs)]): failover;
+				// items[i]: the next item.
+				if !a.isEndpoints(n.X, nil) {
+					same = false
+				}
+				ast.Inspect(n.X, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && !a.invariant(l, f, id, 0) {
+						same = false
+					}
+					return same
+				})
+				return false
+			}
+		case *ast.Ident:
+			if !a.invariant(l, f, n, 0) {
+				same = false
+			}
+		}
+		return true
+	})
+	return same
+}
+
+// invariant reports whether the variable id names holds the same value on
+// every iteration when the attempt is made: it is not assigned in the
+// loop, or every path rebuilds it before the attempt from invariant
+// values (a request made anew from the same URL and body).
+func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return true
+	}
+	if v == l.counter || v == l.over {
+		return v == l.over // a failover's endpoint changes by design
+	}
+	if depth > 4 {
+		return true
+	}
+	if f.isResultVar(v) {
+		return false // the attempt's own result feeds the next attempt
+	}
+	// Whether the loop rebuilds the value before each attempt or keeps it
+	// from the iteration before, it is the same operation when every
+	// assignment in the loop gives it a value that does not depend on what
+	// an iteration did: not a result of the attempt, not the old value
+	// (x += n, size /= 2), not a new value from a channel.
+	for _, d := range a.defsInLoop(l, v) {
+		if !a.invariantDef(l, f, d, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// def is one assignment to a variable in the loop: its right-hand side,
+// or nil for a change that depends on the old value (x++, x += n, x /= 2).
+type def struct {
+	node ast.Node
+	rhs  ast.Expr
+}
+
+func (a *analyzer) invariantDef(l *loop, f *flow, d def, depth int) bool {
+	if d.rhs == nil {
+		return false
+	}
+	ok := true
+	ast.Inspect(d.rhs, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false // a new value from a channel
+			}
+		case *ast.CallExpr:
+			if n == f.call {
+				ok = false
+			}
+		case *ast.Ident:
+			if !a.invariant(l, f, n, depth+1) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// isResultVar reports whether v is assigned a result of the attempt.
+func (f *flow) isResultVar(v *types.Var) bool {
+	lhs, rhs := assignParts(f.node)
+	for i, e := range lhs {
+		if f.a.objOf(e) != v {
+			continue
+		}
+		if len(rhs) == 1 || (i < len(rhs) && containsNode(rhs[i], f.call)) {
+			return true
+		}
+	}
+	return false
+}
+
+// defsInLoop returns the assignments to v in the loop's body and post
+// statement.
+func (a *analyzer) defsInLoop(l *loop, v *types.Var) []def {
+	var out []def
+	visit := func(root ast.Node) {
+		astx.InspectNoLit(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if a.objOf(lhs) != v {
+						continue
+					}
+					switch {
+					case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
+						out = append(out, def{node: n})
+					case len(n.Rhs) == len(n.Lhs):
+						out = append(out, def{node: n, rhs: n.Rhs[i]})
+					default:
+						out = append(out, def{node: n, rhs: n.Rhs[0]})
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if a.pass.TypesInfo.Defs[id] == v && i < len(n.Values) && len(n.Values) == len(n.Names) {
+						out = append(out, def{node: n, rhs: n.Values[i]})
+					}
+				}
+			case *ast.IncDecStmt:
+				if a.objOf(n.X) == v {
+					out = append(out, def{node: n})
+				}
+			case *ast.RangeStmt:
+				if n != l.stmt && (a.objOf(n.Key) == v || a.objOf(n.Value) == v) {
+					out = append(out, def{node: n})
+				}
+			}
+			return true
+		})
+	}
+	visit(l.body)
+	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Post != nil {
+		visit(fs.Post)
+	}
+	return out
+}
+
+// assigns reports whether the CFG node n assigns v.
+func (a *analyzer) assigns(n ast.Node, v *types.Var) bool {
+	lhs, _ := assignParts(n)
+	for _, e := range lhs {
+		if a.objOf(e) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// endpointWords name the things a failover goes through.
+var endpointWords = []string{
+	"host", "addr", "server", "broker", "endpoint", "url", "uri", "node", "peer",
+	"replica", "seed", "upstream", "backend", "mirror", "region", "cluster", "shard",
+	"member", "instance", "conn", "client", "target", "dialer", "remote", "primary",
+	"secondary", "master", "leader",
+}
+
+// isEndpoints reports whether a list (or its element) holds endpoints of
+// one dependency, by its name or its element type's name: servers,
+// cfg.Brokers, addrs, []*Node.
+func (a *analyzer) isEndpoints(list ast.Expr, elem types.Object) bool {
+	var names []string
+	switch x := unparen(list).(type) {
+	case *ast.Ident:
+		names = append(names, x.Name)
+	case *ast.SelectorExpr:
+		names = append(names, x.Sel.Name)
+	case *ast.CallExpr:
+		names = append(names, a.render(x.Fun))
+	}
+	if elem != nil {
+		names = append(names, elem.Name())
+	}
+	if t := a.pass.TypesInfo.TypeOf(list); t != nil {
+		var et types.Type
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			et = u.Elem()
+		case *types.Array:
+			et = u.Elem()
+		}
+		if p, ok := et.(*types.Pointer); ok {
+			et = p.Elem()
+		}
+		if n, ok := types.Unalias(et).(*types.Named); ok {
+			names = append(names, n.Obj().Name())
+		}
+	}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		for _, w := range endpointWords {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failoverTarget reports whether a range over list is failover: the
+// element is the attempt's target (its receiver, or an argument) and the
+// list holds endpoints.
+func (a *analyzer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object, list ast.Expr) bool {
+	if !a.isEndpoints(list, elem) {
+		return false
+	}
+	used := false
+	for _, in := range a.attemptInputs(call) {
+		used = used || a.usesObj(in, elem)
+	}
+	return used
+}
+
+// dedupes reports whether the loop refuses to repeat an input: it leaves
+// when the attempt's input equals the one the previous iteration failed
+// with (if idx == lastFailed { return lastErr }; ...; lastFailed = idx),
+// so no operation is attempted twice.
+func (a *analyzer) dedupes(l *loop, f *flow) bool {
+	inputs := map[types.Object]bool{}
+	for _, in := range a.attemptInputs(f.call) {
+		if o := a.objOf(in); o != nil {
+			inputs[o] = true
+		}
+	}
+	if len(inputs) == 0 {
+		return false
+	}
+	// w = x in the loop, w declared before it, x an input.
+	saved := map[types.Object]types.Object{}
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			w, x := a.objOf(lhs), a.objOf(as.Rhs[i])
+			if w != nil && x != nil && inputs[x] && !(l.body.Pos() <= w.Pos() && w.Pos() < l.body.End()) {
+				saved[w] = x
+			}
+		}
+		return true
+	})
+	if len(saved) == 0 {
+		return false
+	}
+	found := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		for _, d := range disjuncts(ifs.Cond) {
+			b, ok := unparen(d).(*ast.BinaryExpr)
+			if !ok || b.Op != token.EQL {
+				continue
+			}
+			x, y := a.objOf(b.X), a.objOf(b.Y)
+			if x != nil && y != nil && (saved[x] == y || saved[y] == x) && leavesList(ifs.Body.List) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// leavesList reports whether a statement list ends in a return or break.
+func leavesList(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok == token.BREAK || s.Tok == token.GOTO
+	}
+	return false
+}
+
+func containsNode(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
