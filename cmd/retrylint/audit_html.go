@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/retrylint/retrylint/internal/amplify"
 )
@@ -197,17 +198,27 @@ func riskKey(m *auditMult) string {
 	return fmt.Sprintf("%.6f", float64(rank)*1e9+v)
 }
 
-// brk lets a long code text break after "/" and "." only, never inside a
-// word (short texts do not break at all).
+// brk lets a long code text break after "/" and "." and between the
+// words of a camel-case name (Inventory|Reservation|Service, words of six
+// letters or more): never between two letters of a word. Short texts do
+// not break at all. (overflow-wrap breaks a word only when one is wider
+// than its column.)
 func brk(s string) template.HTML {
 	if len(s) <= 18 {
 		return template.HTML(template.HTMLEscapeString(s))
 	}
 	var b strings.Builder
-	for _, r := range s {
+	rs := []rune(s)
+	run := 0 // length of the part since the last break
+	for i, r := range rs {
+		if run >= 6 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
+			b.WriteString("<wbr>")
+		}
 		b.WriteString(template.HTMLEscapeString(string(r)))
+		run++
 		if r == '/' || r == '.' {
 			b.WriteString("<wbr>")
+			run = 0
 		}
 	}
 	return template.HTML(b.String())
@@ -409,7 +420,7 @@ th, td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; v
 thead th { background: #f1f5f9; font-weight: 600; position: sticky; top: 0; z-index: 1; cursor: pointer; user-select: none; white-space: nowrap; box-shadow: 0 1px 0 #cbd5e1; }
 thead th[aria-sort="ascending"]::after { content: " ▲"; color: #64748b; }
 thead th[aria-sort="descending"]::after { content: " ▼"; color: #64748b; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; font-weight: 600; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
 a { color: #1d4ed8; text-decoration: none; }
 a:hover { text-decoration: underline; }
@@ -425,6 +436,7 @@ form.filters input, form.filters select { font: inherit; padding: 3px 6px; borde
 form.filters input[type=search] { width: 220px; }
 details { margin-top: 8px; }
 table.sites { table-layout: fixed; }
+table.sites td { overflow-wrap: break-word; }
 table.sites th:nth-child(1) { width: 7%; }
 table.sites th:nth-child(2) { width: 15%; }
 table.sites th:nth-child(3) { width: 9%; }

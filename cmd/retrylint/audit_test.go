@@ -961,20 +961,25 @@ func genSites(t *testing.T, n int) string {
 	write("go.mod", "module example.com/gen\n\ngo 1.22\n")
 	per := (n + 9) / 10
 	for p := range 10 {
+		// Package p0 has long names, for the layout.
+		service, backend := "Service", "backend"
+		if p == 0 {
+			service, backend = "InventoryReservationServiceWithALongName", "warehouseInventoryBackendClient"
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "package p%d\n\nimport (\n\t\"context\"\n\t\"time\"\n)\n\n", p)
 		fmt.Fprintf(&b, "type Dep struct{}\n\nfunc (d *Dep) Call(ctx context.Context) error { return nil }\n\ntype Budget struct{}\n\nfunc (b *Budget) TryRetry() bool { return true }\n\n")
-		fmt.Fprintf(&b, "type Service struct {\n")
+		fmt.Fprintf(&b, "type %s struct {\n", service)
 		for d := range 12 {
-			fmt.Fprintf(&b, "\tbackend%d *Dep\n", d)
+			fmt.Fprintf(&b, "\t%s%d *Dep\n", backend, d)
 		}
 		fmt.Fprintf(&b, "\tbudget *Budget\n\tmax int\n}\n\n")
 		for i := range per {
-			dep := fmt.Sprintf("s.backend%d.Call(ctx)", i%12)
+			dep := fmt.Sprintf("s.%s%d.Call(ctx)", backend, i%12)
 			if i%3 == 2 {
 				dep = fmt.Sprintf("s.F%d(ctx)", i-1) // reaches the site before it
 			}
-			fmt.Fprintf(&b, "func (s *Service) F%d(ctx context.Context) error {\n\tvar err error\n", i)
+			fmt.Fprintf(&b, "func (s *%s) F%d(ctx context.Context) error {\n\tvar err error\n", service, i)
 			if i%37 == 5 {
 				fmt.Fprintf(&b, "\t//lint:ignore fixedattempts generated case %d\n", i)
 			}
@@ -1135,6 +1140,15 @@ func TestAuditHTMLChromium(t *testing.T) {
   var th = t.tHead.rows[0].cells;
   var r = {rows: rows.length, riskRight: th[0].getBoundingClientRect().right, riskText: th[0].textContent,
     scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
+  // Without the last resort of breaking inside a word, every cell fits:
+  // its text breaks at punctuation and between words only.
+  var st = document.createElement("style");
+  st.textContent = "table.sites td { overflow-wrap: normal !important; }";
+  document.head.appendChild(st);
+  var over = [], cells = t.querySelectorAll("tbody td");
+  for (var i = 0; i < cells.length; i++) if (cells[i].scrollWidth > cells[i].clientWidth + 1) over.push(cells[i].textContent);
+  r.overflowing = over.length; r.overflow0 = over[0] || "";
+  st.remove();
   window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY + 3000);
   r.stickyTop = th[0].getBoundingClientRect().top;
   window.scrollTo(0, 0);
@@ -1177,6 +1191,8 @@ func TestAuditHTMLChromium(t *testing.T) {
 		Filtered, FilterWant      int
 		ShownText                 string
 		Unbounded                 int
+		Overflowing               int
+		Overflow0                 string
 		Links                     int
 		Link0                     string
 	}
@@ -1199,19 +1215,29 @@ func TestAuditHTMLChromium(t *testing.T) {
 	if c.Filtered == 0 || c.Filtered != c.FilterWant || c.Filtered == 600 || !strings.HasPrefix(c.ShownText, fmt.Sprintf("%d of 600", c.Filtered)) {
 		t.Errorf("the dependency filter shows %d rows (%q), want the %d of that dependency", c.Filtered, c.ShownText, c.FilterWant)
 	}
+	if c.Overflowing != 0 {
+		t.Errorf("%d cells of the sites table need a break inside a word at 1400 px, the first %q", c.Overflowing, c.Overflow0)
+	}
 	if c.Unbounded <= 0 {
 		t.Errorf("the bound filter: %d unbounded rows shown", c.Unbounded)
 	}
 	if c.Links != 600 || !regexp.MustCompile(`^file:///SRCROOT/p[0-9]/p\.go#L[0-9]+$`).MatchString(c.Link0) {
 		t.Errorf("%d links, the first %q; want one per site to its file and line", c.Links, c.Link0)
 	}
-	shot := b.screenshot(t)
-	path := filepath.Join(artifacts, "audit.png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
+	// The top of the page, and the sites table scrolled into view.
+	for _, shot := range []struct{ file, scroll string }{
+		{"audit.png", `window.scrollTo(0, 0); ""`},
+		{"audit-sites.png", `document.querySelector("select[name=dep]").value = ""; document.querySelector("select[name=bound]").value = ""; document.getElementById("filters").dispatchEvent(new Event("change")); document.getElementById("sites").scrollIntoView(); window.scrollBy(0, 200); ""`},
+	} {
+		b.eval(t, shot.scroll)
+		png := b.screenshot(t)
+		path := filepath.Join(artifacts, shot.file)
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if len(png) < 20000 {
+			t.Errorf("screenshot %s is nearly empty (%d bytes)", path, len(png))
+		}
+		t.Logf("screenshot: %s", path)
 	}
-	if len(shot) < 20000 {
-		t.Errorf("screenshot %s is nearly empty (%d bytes)", path, len(shot))
-	}
-	t.Logf("screenshot: %s", path)
 }
