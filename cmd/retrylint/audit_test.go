@@ -1241,3 +1241,16 @@ func TestAuditHTMLChromium(t *testing.T) {
 		t.Logf("screenshot: %s", path)
 	}
 }
+
+// TestAuditREADME: the summary the README shows is the ops fixture's.
+func TestAuditREADME(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(opsOutput(t, "text"), "\n")
+	head := strings.Join(lines[:7], "")
+	if !strings.Contains(string(readme), "```\n"+head+"```\n") {
+		t.Errorf("the README's audit summary is not the ops fixture's; it is:\n%s", head)
+	}
+}
