@@ -313,13 +313,14 @@ type pageLoad struct {
 	loadMS, wallMS float64
 	console        []string // errors and warnings: console, exceptions, log entries (CSP)
 	requests       []string // URLs the page requested
+	metrics        map[string]float64
 }
 
 // open loads url in a window of the given size and returns what the page
 // did until its load event and a moment after.
 func (b *cdpBrowser) open(t *testing.T, pageURL string, width, height int) pageLoad {
 	t.Helper()
-	for _, domain := range []string{"Page", "Runtime", "Log", "Network"} {
+	for _, domain := range []string{"Page", "Runtime", "Log", "Network", "Performance"} {
 		b.call(t, domain+".enable", nil)
 	}
 	b.call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false})
@@ -387,6 +388,17 @@ func (b *cdpBrowser) open(t *testing.T, pageURL string, width, height int) pageL
 		"returnByValue": true,
 	}), &timing)
 	res.loadMS = timing.Result.Value
+	var metrics struct {
+		Metrics []struct {
+			Name  string
+			Value float64
+		}
+	}
+	json.Unmarshal(b.call(t, "Performance.getMetrics", nil), &metrics)
+	res.metrics = map[string]float64{}
+	for _, m := range metrics.Metrics {
+		res.metrics[m.Name] = m.Value
+	}
 	return res
 }
 

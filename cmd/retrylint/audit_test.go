@@ -1122,6 +1122,9 @@ func TestAuditHTMLChromium(t *testing.T) {
 	res := b.open(t, "file://"+page, 1400, 900)
 	t.Logf("load of the 600-site report: %.0f ms to the load event (navigation timing; %.0f ms wall from navigate to load); a blank page: %.0f ms; %d bytes of HTML",
 		res.loadMS, res.wallMS, base.loadMS, len(out))
+	m := res.metrics
+	t.Logf("the renderer's time so far (cumulative over the pages): script %.0f ms, layout %.0f ms, style %.0f ms, tasks %.0f ms; %v nodes",
+		1000*m["ScriptDuration"], 1000*m["LayoutDuration"], 1000*m["RecalcStyleDuration"], 1000*m["TaskDuration"], m["Nodes"])
 	for _, e := range res.console {
 		t.Errorf("console: %s", e)
 	}
@@ -1130,8 +1133,10 @@ func TestAuditHTMLChromium(t *testing.T) {
 			t.Errorf("the page fetched %s", u)
 		}
 	}
-	// Generous: the measurement is printed above; 1 s is the goal.
-	if res.loadMS > 5000 {
+	// Generous: the measurement is logged above; 1 s is the goal, which
+	// the page meets on an idle machine (0.4 to 0.9 s here with a load
+	// average of 13 on 2 cores, once 3.9 s).
+	if res.loadMS > 10000 {
 		t.Errorf("the page took %.0f ms to load, far beyond the 1 s goal", res.loadMS)
 	}
 	checks := b.eval(t, `(function () {
