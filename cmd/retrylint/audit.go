@@ -756,10 +756,23 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	var all []*auditSite
 	lines := newLineCache()
 	skipped := map[*packages.Package]bool{}
+	// A file analyzed in a package and in its test variant is listed from
+	// the package itself (the variant sees the test files too): packages
+	// first, in the order of their IDs.
+	var acts []*checker.Action
 	for act := range g.All() {
-		if !act.IsRoot || act.Analyzer != amplify.Analyzer {
-			continue
+		if act.IsRoot && act.Analyzer == amplify.Analyzer {
+			acts = append(acts, act)
 		}
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		a, b := acts[i].Package.ID, acts[j].Package.ID
+		if va, vb := strings.Contains(a, " ["), strings.Contains(b, " ["); va != vb {
+			return vb
+		}
+		return a < b
+	})
+	for _, act := range acts {
 		if act.Err != nil {
 			skipped[act.Package] = true
 			if msg := act.Err.Error(); !notLoaded[act.Package] && !strings.HasPrefix(msg, "failed prerequisites") && !strings.HasPrefix(msg, "analysis skipped due to errors") {

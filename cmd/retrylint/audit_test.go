@@ -1259,3 +1259,76 @@ func TestAuditREADME(t *testing.T) {
 		t.Errorf("the README's audit summary is not the ops fixture's; it is:\n%s", head)
 	}
 }
+
+// TestAuditPackageOverVariant: a site of a non-test file is listed as its
+// package sees it, not as the test variant does (here a test file assigns
+// the budget field another ratio, which makes the variant's ratio
+// assumed), whatever the order the analysis finishes in.
+func TestAuditPackageOverVariant(t *testing.T) {
+	budgetDir, err := filepath.Abs(filepath.Join("..", "..", "budget"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + budgetDir + "\n",
+		"m.go": `package m
+
+import (
+	"context"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+type Dep struct{}
+
+func (d *Dep) Call(ctx context.Context) error { return nil }
+
+type C struct {
+	dep *Dep
+	b   *budget.Budget
+}
+
+func New() *C { return &C{dep: &Dep{}, b: budget.New(budget.Ratio(0.2))} }
+
+func (c *C) Get(ctx context.Context) error {
+	var err error
+	c.b.OnRequest()
+	for i := 0; i < 5; i++ {
+		if err = c.dep.Call(ctx); err == nil {
+			return nil
+		}
+		if !c.b.TryRetry() {
+			return err
+		}
+	}
+	return err
+}
+`,
+		"m_test.go": `package m
+
+import (
+	"testing"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+func TestGet(t *testing.T) {
+	c := New()
+	c.b = budget.New(budget.Ratio(0.5))
+	_ = c.Get(t.Context())
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 4 {
+		out := auditRun(t, dir, 0, "-format", "csv", "-p=false", "./...")
+		delete(auditCache, dir+"\x00-format\x00csv\x00-p=false\x00./...")
+		if !strings.Contains(out, "budget c.b.TryRetry, ratio 0.2") {
+			t.Fatalf("the site's budget is not the package's ratio 0.2:\n%s", out)
+		}
+	}
+}
