@@ -52,13 +52,17 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 		}
 	}
-	var count, timed, other *Bound
+	var count, timed, cond, other *Bound
 	for _, e := range f.exits {
 		for _, t := range a.triggers(l, f, e) {
 			switch b, kind := a.exitBound(l, f, e, t); kind {
 			case exitCount:
 				if count == nil {
 					count = &b
+				}
+			case exitCondCount:
+				if cond == nil {
+					cond = &b
 				}
 			case exitTime:
 				if timed == nil {
@@ -76,6 +80,8 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 		return a.offset(*count, pre)
 	case timed != nil:
 		return *timed
+	case cond != nil:
+		return a.offset(*cond, pre)
 	case other != nil:
 		return *other
 	}
@@ -131,6 +137,7 @@ type exitKind uint8
 const (
 	exitNone exitKind = iota
 	exitCount
+	exitCondCount // a count that holds only under another condition
 	exitTime
 	exitOther
 )
@@ -146,6 +153,7 @@ func (a *analyzer) triggers(l *loop, f *flow, e exit) []ast.Expr {
 	if tag, ok := l.caseTag[cond]; ok {
 		cond = &ast.BinaryExpr{X: tag, Op: token.EQL, Y: cond}
 	}
+	cond = a.expandPreds(l, cond, 0)
 	var parts []ast.Expr
 	if e.onYes {
 		parts = disjuncts(cond)
@@ -153,6 +161,30 @@ func (a *analyzer) triggers(l *loop, f *flow, e exit) []ast.Expr {
 		parts = conjuncts(cond)
 	}
 	return parts
+}
+
+// expandPreds replaces the booleans of e that the loop assigns once from
+// a condition by that condition: willRetry := !exhausted && ok, with
+// exhausted := try >= max.
+func (a *analyzer) expandPreds(l *loop, e ast.Expr, depth int) ast.Expr {
+	if depth > 4 {
+		return e
+	}
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		if pred := l.preds[a.pass.TypesInfo.Uses[x]]; pred != nil {
+			return &ast.ParenExpr{X: a.expandPreds(l, pred, depth+1)}
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return &ast.UnaryExpr{Op: token.NOT, X: a.expandPreds(l, x.X, depth+1)}
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			return &ast.BinaryExpr{X: a.expandPreds(l, x.X, depth+1), Op: x.Op, Y: a.expandPreds(l, x.Y, depth+1)}
+		}
+	}
+	return e
 }
 
 // onlyOutcome reports whether e mentions nothing but the attempt's own
@@ -249,12 +281,25 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 		if a.perCall(l, g) {
 			// A counter made for the call that happens to look like a
 			// budget: it bounds the attempts, in a way we do not read.
-			return Bound{Note: g.Desc + " decides"}, exitOther
+			return Bound{Note: g.Desc}, exitOther
 		}
 		return Bound{}, exitNone // a budget's refusal: a guard, not a bound
 	}
-	if b, ok := a.counterExit(l, t, e.onYes, e.node == l.cond); ok {
+	if b, ok := a.counterExit(l, f, e, t); ok {
 		return b, exitCount
+	}
+	if e.onYes {
+		// if deadlineSec != 0 && retryCount > 3 { return }: a count for
+		// some calls only.
+		for _, c := range conjuncts(t) {
+			if c == t {
+				break
+			}
+			if b, ok := a.counterExit(l, f, e, c); ok {
+				b.Note = "when " + a.render(t)
+				return b, exitCondCount
+			}
+		}
 	}
 	if a.timeBounded(t) || a.contextSleep(t) || a.contextSleepInit(l, e) {
 		return Bound{Kind: BoundTime, Note: "the context or a deadline"}, exitTime
@@ -262,7 +307,7 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	if f.onlyOutcome(t) {
 		return Bound{}, exitNone // it sorts failures; the transient ones go round
 	}
-	return Bound{Note: a.decider(t)}, exitOther
+	return Bound{Note: a.decider(l, t)}, exitOther
 }
 
 // contextSleepInit reports whether the exit's condition tests the error
@@ -307,7 +352,7 @@ func identsOf(a *analyzer, e ast.Expr) []types.Object {
 
 // decider names what decides an exit we cannot read as a bound, for
 // messages: the call it asks ("r.Retry"), else "".
-func (a *analyzer) decider(t ast.Expr) string {
+func (a *analyzer) decider(l *loop, t ast.Expr) string {
 	name := ""
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && name == "" {
@@ -316,8 +361,15 @@ func (a *analyzer) decider(t ast.Expr) string {
 		return name == ""
 	})
 	if name == "" {
-		// ok, d := r.Retry(err); if !ok: the call that set the variable.
-		return ""
+		// d, ok := r.Retry(err); if !ok: the call that set the variable.
+		astx.InspectNoLit(t, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && name == "" {
+				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil {
+					name = a.render(c.Fun)
+				}
+			}
+			return name == ""
+		})
 	}
 	return name
 }
@@ -325,9 +377,14 @@ func (a *analyzer) decider(t ast.Expr) string {
 // counterExit reads a trigger that compares a counter with a limit: one
 // the loop increments (attempts >= 3), or one it decrements, compared
 // with zero (retries == 0; retries > 0 when the loop leaves on its
-// negation). before says the test comes before the attempt (the loop
-// condition), not after it.
-func (a *analyzer) counterExit(l *loop, t ast.Expr, onYes, before bool) (Bound, bool) {
+// negation). A test in the loop condition comes before the attempt, one
+// in the body after it; the flow says whether the counter was incremented
+// since the attempt when the test is made.
+func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool) {
+	onYes, before := e.onYes, e.node == l.cond
+	if u, ok := unparen(t).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		t, onYes = u.X, !onYes
+	}
 	b, ok := unparen(t).(*ast.BinaryExpr)
 	if !ok {
 		return Bound{}, false
@@ -349,15 +406,18 @@ func (a *analyzer) counterExit(l *loop, t ast.Expr, onYes, before bool) (Bound, 
 	}
 	switch {
 	case obj == l.counter || a.countedIn(l, obj, token.INC):
-		// The loop leaves when obj op y. The for statement's counter is
-		// checked before its increment: i == n after n+1 attempts when i
-		// starts at 0; a counter the body increments counts the attempts
-		// made.
-		var extra int64
+		// The loop leaves when obj op y. Tested before its increment
+		// (the for statement's counter, or try++ after the test), the
+		// counter is one behind the attempts made: i == n after n+1
+		// attempts when i starts at 0. Tested after it (attempts++;
+		// if attempts >= 3), it counts them.
+		start := a.initialValue(l, obj)
 		if obj == l.counter {
-			extra = 1 - a.counterStart(l)
-		} else {
-			extra = -a.initialValue(l, obj)
+			start = a.counterStart(l)
+		}
+		extra := 1 - start
+		if f.advanced(e, obj) || before {
+			extra = -start
 		}
 		switch op {
 		case token.GEQ, token.EQL:
@@ -488,6 +548,16 @@ func conjuncts(e ast.Expr) []ast.Expr {
 	e = unparen(e)
 	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LAND {
 		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		// !(a || b) holds when neither does.
+		if b, ok := unparen(u.X).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+			var out []ast.Expr
+			for _, d := range disjuncts(b) {
+				out = append(out, &ast.UnaryExpr{Op: token.NOT, X: d})
+			}
+			return out
+		}
 	}
 	return []ast.Expr{e}
 }

@@ -105,6 +105,13 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 			return f.condDepth(x, st, want == (v == (op == token.EQL)), depth+1)
 		}
 	}
+	// A counter past its start compared with a constant: i > 0 after i++.
+	if out, ok := f.advancedTest(x, y, op, st, want); ok {
+		return out
+	}
+	if out, ok := f.advancedTest(y, x, flip(op), st, want); ok {
+		return out
+	}
 	// A status compared with a constant.
 	if _, ok := f.statusOf(y, st); ok {
 		x, y = y, x
@@ -129,9 +136,15 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 	}
 	if f.isAttemptErr(x, st) && (op == token.EQL || op == token.NEQ) {
 		if want == (op == token.EQL) {
+			if f.a.isEOF(y) {
+				return f.endOfData(x, st)
+			}
 			return f.nilTest(x, st, false)
 		}
 		return []state{st}
+	}
+	if out, ok := f.lengthTest(x, y, op, st, want); ok {
+		return out
 	}
 	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && (op == token.EQL || op == token.NEQ) {
 		if err := f.errArg(c, st); err != nil {
@@ -180,6 +193,9 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 	b := f.valueOf(x, st)
 	t := typeOf(f.a, x)
 	isErr := isErrorType(t)
+	if b == bAttempt || b == bConsumer || b == bStream {
+		st.seen = true
+	}
 	switch b {
 	case bAttempt:
 		if isErr {
@@ -195,15 +211,29 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 			}
 			return with(st, st.out&^oErr)
 		}
-	case bConsumer:
+	case bConsumer, bStream, bOther:
 		if isErr && !isNil {
-			// Reading what the attempt returned failed: the attempt as a
-			// whole failed.
+			// Using what the attempt returned failed (decoding its
+			// answer; reading its stream, which is its own transport
+			// failure), or a later call failed: the iteration failed.
 			o := st.out & oFailure
 			if st.out&oSuccess != 0 {
-				o |= oParse
+				switch b {
+				case bStream:
+					o |= oErr
+				case bConsumer:
+					o |= oParse
+				default:
+					o |= oLater
+				}
+			}
+			if b == bOther {
+				f.learn(x, st, &st, false)
 			}
 			return with(st, o)
+		}
+		if b == bOther {
+			f.learn(x, st, &st, isNil)
 		}
 	case bNil:
 		if !isNil {
@@ -213,19 +243,24 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 		if isNil {
 			return nil
 		}
-	case bUnknown, bOther:
-		// What the test shows is known from here on.
-		if id, ok := x.(*ast.Ident); ok {
-			if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleErr {
-				if isNil {
-					st.vals[i] = bNil
-				} else {
-					st.vals[i] = bNonNil
-				}
+	case bUnknown:
+		f.learn(x, st, &st, isNil)
+	}
+	return []state{st}
+}
+
+// learn records what a nil test showed of an error variable: it is nil,
+// or not, from here on.
+func (f *flow) learn(x ast.Expr, _ state, st *state, isNil bool) {
+	if id, ok := x.(*ast.Ident); ok {
+		if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleErr {
+			if isNil {
+				st.vals[i] = bNil
+			} else {
+				st.vals[i] = bNonNil
 			}
 		}
 	}
-	return []state{st}
 }
 
 // flagTest returns the states in which the boolean variable id is want.
@@ -251,6 +286,7 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 		return []state{st}
 	case bAttempt:
 		// A verdict returned with the attempt: retry, err := try().
+		st.seen = true
 		switch f.verdictPolarity(obj) {
 		case +1:
 			if want {
@@ -328,6 +364,9 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 				if isConflictName(f.a.render(c.Args[1])) || isConflictName(typeOf(f.a, c.Args[1]).String()) {
 					st.conflict = true
 				}
+				if name == "Is" && f.a.isEOF(c.Args[1]) {
+					return f.endOfData(c.Args[0], st)
+				}
 				return f.nilTest(c.Args[0], st, false)
 			}
 			return []state{st}
@@ -357,20 +396,27 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	if !onErr && !onValue {
 		return []state{st}
 	}
+	st.seen = true
 	def := 0
-	if onErr {
-		def = +1 // a predicate of an error holds for some errors
+	if onErr && !onValue {
+		def = +1 // a predicate of an error alone holds for some errors
 	}
 	if want && onErr && isConflictName(name) {
 		st.conflict = true
 	}
-	switch namePolarity(name, def) {
+	pol := namePolarity(name, def)
+	if pol == 0 && f.argsNameRetry(args) {
+		// HasStatusCode(resp, retryOptions.StatusCodes...): a test of the
+		// answer against the retry configuration holds for what is retried.
+		pol = +1
+	}
+	switch pol {
 	case +1:
 		if want {
 			if onErr && !onValue {
 				return with(st, st.out&oErr)
 			}
-			return with(st, st.out&oFailure)
+			return with(st, expand(st.out)&oFailure)
 		}
 	case -1:
 		if want && onValue {
@@ -447,6 +493,7 @@ var statusClasses = []struct {
 // goes where any of its statuses goes; an error outcome (no response) goes
 // both ways.
 func (f *flow) statusTest(div int64, op token.Token, c int64, st state, want bool) []state {
+	st.seen = true
 	out := expand(st.out)
 	o := out & (oErr | oParse)
 	for _, cl := range statusClasses {
@@ -552,4 +599,152 @@ func (f *flow) mentionsAttempt(e ast.Expr, st state) bool {
 		return true
 	}
 	return false
+}
+
+// advancedTest decides x op c for a counter x known to be past its
+// initial value c0 (so x >= c0+1) and a constant c, when every such x
+// gives the same answer.
+func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	o := f.a.pass.TypesInfo.Uses[id]
+	i := f.slot(o)
+	if i < 0 || st.vals[i] != bAdvanced {
+		return nil, false
+	}
+	c, ok := f.a.intConst(y)
+	if !ok {
+		return nil, false
+	}
+	var c0 int64
+	if o == f.l.counter {
+		c0 = f.a.counterStart(f.l)
+	} else if v, ok := f.a.initialConst(f.l, o); ok {
+		c0 = v
+	} else {
+		return nil, false
+	}
+	low := c0 + 1 // x >= low
+	var holds bool
+	switch op {
+	case token.GTR:
+		if low <= c {
+			return nil, false
+		}
+		holds = true
+	case token.GEQ:
+		if low < c {
+			return nil, false
+		}
+		holds = true
+	case token.NEQ, token.EQL:
+		if c >= low {
+			return nil, false
+		}
+		holds = op == token.NEQ
+	case token.LSS, token.LEQ:
+		if (op == token.LSS && c > low) || (op == token.LEQ && c >= low) {
+			return nil, false
+		}
+		holds = false
+	default:
+		return nil, false
+	}
+	if holds != want {
+		return nil, true
+	}
+	return []state{st}, true
+}
+
+// isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF.
+func (a *analyzer) isEOF(e ast.Expr) bool {
+	v, ok := a.objOf(e).(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && (v.Name() == "EOF" || v.Name() == "ErrUnexpectedEOF")
+}
+
+// endOfData returns the state in which the attempt's error x is io.EOF:
+// the data ended, which is no failure a retry answers.
+func (f *flow) endOfData(x ast.Expr, st state) []state {
+	out := f.nilTest(x, st, false)
+	for i := range out {
+		if out[i].out&oErr != 0 {
+			out[i].out = out[i].out&^oErr | oEnd
+		}
+	}
+	return out
+}
+
+// argsNameRetry reports whether an argument of a predicate, or a value it
+// is read from, has a name or type that speaks of retries.
+func (f *flow) argsNameRetry(args []ast.Expr) bool {
+	found := false
+	for _, x := range args {
+		ast.Inspect(x, func(n ast.Node) bool {
+			e, ok := n.(ast.Expr)
+			if !ok || found {
+				return !found
+			}
+			if id, ok := e.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "retr") {
+				found = true
+			}
+			if t := f.a.pass.TypesInfo.TypeOf(e); t != nil {
+				if n, ok := types.Unalias(derefType(t)).(*types.Named); ok && strings.Contains(strings.ToLower(n.Obj().Name()), "retr") {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// lengthTest reads len(toRetry) == 0 on a list made from the attempt's
+// answer whose name says it holds failures (toRetry, failed): non-empty,
+// the attempt failed for some of its work; empty, nothing is left.
+func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
+	c, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || len(c.Args) != 1 {
+		return nil, false
+	}
+	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); !ok || id.Name != "len" {
+		return nil, false
+	}
+	arg, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
+	if !ok || namePolarity(arg.Name, 0) != +1 {
+		return nil, false
+	}
+	if b := f.valueOf(arg, st); b != bAttempt && b != bConsumer {
+		return nil, false
+	}
+	n, isConst := f.a.intConst(y)
+	if !isConst || n != 0 {
+		return nil, false
+	}
+	var empty bool
+	switch op {
+	case token.EQL, token.LEQ:
+		empty = want
+	case token.NEQ, token.GTR:
+		empty = !want
+	default:
+		return nil, false
+	}
+	st.seen = true
+	if empty {
+		return []state{st}, true
+	}
+	o := st.out & oFailure
+	if st.out&oSuccess != 0 {
+		o |= oErr
+	}
+	return with(st, o), true
 }

@@ -16,7 +16,7 @@ import (
 // outcome is a set of the outcomes an attempt may have had on a path.
 // Statuses stand for their class of responses; an answer becomes a set
 // of classes when its status is first tested.
-type outcome uint8
+type outcome uint16
 
 const (
 	oErr  outcome = 1 << iota // the attempt returned an error (or said it wants a retry)
@@ -29,11 +29,18 @@ const (
 	// or decoding it). A loop that leaves on the attempt's own failures
 	// and goes round only on these polls for a state; it does not retry.
 	oParse
+	// oEnd: the error says the data ended (io.EOF): a reading loop
+	// that goes round on it reads on; it does not retry.
+	oEnd
+	// oLater: the attempt succeeded, and a later call of the iteration
+	// failed (an open after a dial): no success, but not the attempt's
+	// own failure either.
+	oLater
 
 	oAll        = oErr | oResp
 	oSuccess    = oResp | o2xx
 	oStatusFail = o4xx | o429 | o5xx
-	oFailure    = oErr | oStatusFail | oParse
+	oFailure    = oErr | oStatusFail | oParse | oEnd | oLater
 	oTransient  = oErr | o429 | o5xx // failures that an outage produces
 )
 
@@ -47,6 +54,8 @@ const (
 	bNil              // nil (an error) or false (a flag)
 	bNonNil           // a non-nil error made on this path, or true (a flag)
 	bOther            // the result of some other call
+	bAdvanced         // a counter past its initial value (after i++)
+	bStream           // the error of reading the attempt's stream (its body): the attempt's own failure
 )
 
 // maxSlots bounds the variables a flow tracks; more are left unknown.
@@ -57,7 +66,14 @@ type state struct {
 	out      outcome
 	guarded  bool // a budget was asked on this path since the attempt
 	conflict bool // the attempt's error was found to be a concurrency conflict
-	vals     [maxSlots]binding
+	// passedHead: the path went through the loop's head since the
+	// attempt, so reaching the attempt again is a new iteration of this
+	// loop, not of a loop nested in it.
+	passedHead bool
+	// seen: a test on this path looked at the attempt's outcome. A path
+	// that never did goes round whatever the attempt said.
+	seen bool
+	vals [maxSlots]binding
 }
 
 // role is the kind of a tracked variable.
@@ -82,10 +98,18 @@ type flow struct {
 	roles []role
 	objs  []types.Object
 
+	// siblings are other nodes that make the same call (the same
+	// function on the same receiver, in the two branches of an if).
+	siblings map[ast.Node]bool
+	// nested: the attempt is inside a loop nested in this one.
+	nested bool
+
 	// Results, filled by run.
-	arrive    outcome // outcomes that reach the attempt again
-	leave     outcome // outcomes that leave the loop
-	unguarded outcome // failure outcomes that reach the attempt again on a path that asked no budget
+	arrive outcome // outcomes that reach the attempt again
+	// arriveSeen are those among them whose path tested the outcome.
+	arriveSeen outcome
+	leave      outcome // outcomes that leave the loop
+	unguarded  outcome // failure outcomes that reach the attempt again on a path that asked no budget
 	// beyondConflicts are the failures that reach the attempt again
 	// without having been found to be concurrency conflicts.
 	beyondConflicts outcome
@@ -102,6 +126,7 @@ type exit struct {
 	node  ast.Node // the condition, or the select statement's clause
 	onYes bool     // the loop is left when the condition holds (else when it does not)
 	block *cfg.Block
+	sts   []state // the states that reach it
 }
 
 type fkey struct {
@@ -138,7 +163,7 @@ func (f *flow) run() {
 	// the attempt's value, which cond knows.
 	work := []fkey{f.root}
 	f.graph[f.root] = &fnode{}
-	exitSeen := map[exitKey]bool{}
+	exitSeen := map[exitKey]int{}
 	guardSeen := map[*ast.CallExpr]bool{}
 	for len(work) > 0 {
 		if len(f.graph) > maxFlowNodes {
@@ -150,12 +175,36 @@ func (f *flow) run() {
 		fn := f.graph[k]
 		b := f.l.g.Blocks[k.block]
 		st := k.st
+		if b.Stmt == f.l.stmt {
+			st.passedHead = true
+			if b.Kind == cfg.KindRangeLoop && f.l.counter != nil {
+				if i := f.slot(f.l.counter); i >= 0 {
+					st.vals[i] = bAdvanced // the next value of for i := range n
+				}
+			}
+		}
 		arrived := false
 		for i := k.from; i < len(b.Nodes); i++ {
 			n := b.Nodes[i]
-			if n == f.node {
-				arrived = true
-				break
+			if n == f.node || f.siblings[n] {
+				if st.passedHead {
+					arrived = true
+					break
+				}
+				// The attempt again within a nested loop (the next
+				// endpoint of an inner failover): a new attempt of the same
+				// iteration of this loop.
+				if n == f.node {
+					nk := f.root
+					if f.graph[nk] == nil {
+						f.graph[nk] = &fnode{}
+						work = append(work, nk)
+					}
+					fn.succ = append(fn.succ, nk)
+					arrived = false
+					st = state{}
+					break
+				}
 			}
 			for _, c := range f.a.guardCalls(n) {
 				if c == f.call {
@@ -169,9 +218,15 @@ func (f *flow) run() {
 			}
 			st = f.transfer(n, st)
 		}
+		if st.out == 0 && !arrived {
+			continue // handed over to the root above
+		}
 		if arrived {
 			fn.arrives = true
 			f.arrive |= st.out
+			if st.seen {
+				f.arriveSeen |= st.out
+			}
 			if !st.guarded {
 				f.unguarded |= st.out & oFailure
 			}
@@ -213,32 +268,44 @@ type exitKey struct {
 	onYes bool
 }
 
-func (f *flow) recordExit(seen map[exitKey]bool, e edge) {
+func (f *flow) recordExit(seen map[exitKey]int, e edge) {
 	k := exitKey{e.node, e.yes}
-	if seen[k] {
+	if i, ok := seen[k]; ok {
+		f.exits[i].sts = append(f.exits[i].sts, e.st)
 		return
 	}
-	seen[k] = true
-	f.exits = append(f.exits, exit{node: e.node, onYes: e.yes, block: e.from})
+	seen[k] = len(f.exits)
+	f.exits = append(f.exits, exit{node: e.node, onYes: e.yes, block: e.from, sts: []state{e.st}})
 }
 
-// exitsDirectly reports whether a block leads out of the loop without a
-// further branch: the body of "if attempts >= 3 { log(...); return err }".
+// exitsDirectly reports whether every path from a block leaves the loop
+// before the next iteration or attempt: the body of "if attempts >= 3 {
+// log(...); return err }", also when it first finishes a nested loop.
 func (f *flow) exitsDirectly(b *cfg.Block) bool {
-	for range 8 {
-		switch len(b.Succs) {
-		case 0:
-			return true
-		case 1:
-			b = b.Succs[0]
-			if !f.l.in[b.Index] {
-				return true
-			}
-		default:
+	seen := map[int32]bool{b.Index: true}
+	work := []*cfg.Block{b}
+	for steps := 0; len(work) > 0; steps++ {
+		if steps > 64 {
 			return false
 		}
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		if c.Stmt == f.l.stmt {
+			return false // the loop's head: the next iteration
+		}
+		for _, n := range c.Nodes {
+			if n == f.node || f.siblings[n] {
+				return false
+			}
+		}
+		for _, s := range c.Succs {
+			if f.l.in[s.Index] && !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
 	}
-	return false
+	return true
 }
 
 // edge is one way out of a block, with the state that takes it.
@@ -387,6 +454,9 @@ func (f *flow) transfer(n ast.Node, st state) state {
 			for _, l := range n.Lhs {
 				if i := f.slot(f.a.objOf(l)); i >= 0 {
 					st.vals[i] = bUnknown
+					if k, ok := f.a.intConst(n.Rhs[0]); ok && n.Tok == token.ADD_ASSIGN && k > 0 {
+						st.vals[i] = bAdvanced
+					}
 				}
 			}
 			return st
@@ -417,6 +487,9 @@ func (f *flow) transfer(n ast.Node, st state) state {
 	case *ast.IncDecStmt:
 		if i := f.slot(f.a.objOf(n.X)); i >= 0 {
 			st.vals[i] = bUnknown
+			if n.Tok == token.INC {
+				st.vals[i] = bAdvanced
+			}
 		}
 	}
 	return st
@@ -429,6 +502,20 @@ func (f *flow) assignTuple(lhs []ast.Expr, rhs ast.Expr, st state) state {
 	case *ast.CallExpr:
 		if f.consumes(r, st) {
 			b = bConsumer
+			if f.a.readsStream(r) {
+				// n, err := resp.Body.Read(p): the error is the stream's,
+				// the other results are values made from the attempt.
+				for _, l := range lhs {
+					if i := f.slot(f.a.objOf(l)); i >= 0 {
+						if f.roles[i] == roleErr {
+							st.vals[i] = bStream
+						} else {
+							st.vals[i] = bConsumer
+						}
+					}
+				}
+				return st
+			}
 		}
 	case *ast.TypeAssertExpr:
 		// e, ok := err.(T): e is the error seen as T.
@@ -515,6 +602,9 @@ func (f *flow) errorCall(c *ast.CallExpr, st state) binding {
 		}
 	}
 	if f.consumes(c, st) {
+		if f.a.readsStream(c) {
+			return bStream
+		}
 		return bConsumer
 	}
 	return bOther
@@ -536,7 +626,9 @@ func (f *flow) consumes(c *ast.CallExpr, st state) bool {
 		if !ok {
 			return true
 		}
-		if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleValue {
+		if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && (f.roles[i] == roleValue || f.roles[i] == roleErr && !resultsAnError(f.a, c)) {
+			// A value the attempt returned, or its error read into a value
+			// (st, ok := status.FromError(err)).
 			if v := st.vals[i]; v == bAttempt || v == bConsumer {
 				found = true
 			}
@@ -544,6 +636,21 @@ func (f *flow) consumes(c *ast.CallExpr, st state) bool {
 		return true
 	})
 	return found
+}
+
+// resultsAnError reports whether a call's results include an error.
+func resultsAnError(a *analyzer, c *ast.CallExpr) bool {
+	switch t := typeOf(a, c).(type) {
+	case *types.Tuple:
+		for v := range t.Variables() {
+			if isErrorType(v.Type()) {
+				return true
+			}
+		}
+		return false
+	default:
+		return isErrorType(t)
+	}
 }
 
 // valueOf returns what an expression holds: a tracked variable, a field
@@ -659,4 +766,34 @@ func (a *analyzer) isBoolConst(e ast.Expr, want bool) bool {
 		return false
 	}
 	return tv.Value.String() == map[bool]string{true: "true", false: "false"}[want]
+}
+
+// readsStream reports whether a call reads a stream (io.Reader's Read,
+// io.ReadAll, io.Copy, bufio's reads): its error, on the attempt's
+// response, is a transport failure of the attempt.
+func (a *analyzer) readsStream(c *ast.CallExpr) bool {
+	fn := a.callee(c)
+	if fn == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Read", "ReadAll", "ReadFull", "ReadAtLeast", "Copy", "CopyN", "CopyBuffer", "ReadFrom", "ReadString", "ReadBytes", "ReadLine":
+		return true
+	}
+	return false
+}
+
+// advanced reports whether the variable o was incremented since the
+// attempt on every path that reaches the exit.
+func (f *flow) advanced(e exit, o types.Object) bool {
+	i := f.slot(o)
+	if i < 0 || len(e.sts) == 0 {
+		return false
+	}
+	for _, st := range e.sts {
+		if st.vals[i] != bAdvanced {
+			return false
+		}
+	}
+	return true
 }

@@ -5,21 +5,46 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"strings"
 
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // findLoops records every hand-written retry loop of the package.
 func (a *analyzer) findLoops() {
+	var loops []*Site
 	for cur := range a.insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
 		if s := a.loopSite(cur); s != nil {
-			a.sites = append(a.sites, s)
+			loops = append(loops, s)
 		}
 	}
+	a.sites = append(a.sites, mergeNested(loops)...)
+}
+
+// mergeNested folds a retry loop into the one around it when both retry
+// the same attempt (a failover over the endpoints, retried after a wait):
+// one site, whose attempts multiply.
+func mergeNested(loops []*Site) []*Site {
+	var out []*Site
+	for i, s := range loops {
+		merged := false
+		for j := i - 1; j >= 0; j-- {
+			o := loops[j]
+			if o.Loop.Attempt == s.Loop.Attempt && containsNode(o.Node, s.Node) {
+				o.Bound = o.Bound.Times(s.Bound)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // loop is the for statement under study.
@@ -44,6 +69,7 @@ type loop struct {
 	statusAlias map[types.Object]ast.Expr        // integers assigned once from a status (code := resp.StatusCode)
 	assigned    []*types.Var                     // the local variables the body assigns, in source order
 	unwrapped   map[types.Object]bool            // targets of errors.As and type assertions in the body
+	setBy       map[types.Object]*ast.CallExpr   // variables the body assigns from a call: the call
 	stmtOf      map[ast.Node]ast.Stmt            // a CFG node's statement in a statement list of the body
 }
 
@@ -147,29 +173,60 @@ var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
 // maxCandidates bounds the calls tried as the attempt of one loop.
 const maxCandidates = 8
 
-// isRetry is the definition: a failure an outage produces reaches the
-// attempt again, success never does, and success can leave the loop.
+// isRetry is the definition: a failure an outage produces, as a test of
+// the attempt's outcome found it, reaches the attempt again; success
+// never does, and success can leave the loop.
 func (f *flow) isRetry() bool {
-	return !f.budgetHit && f.arrive&oTransient != 0 && f.arrive&oSuccess == 0 && f.leave&oSuccess != 0
+	return !f.budgetHit && f.arriveSeen&oTransient != 0 && f.arrive&oSuccess == 0 && f.leave&oSuccess != 0
 }
 
 // cfgOf returns the control-flow graph of a function declaration or
-// literal, built by ctrlflow.
+// literal. Graphs are built only for the functions that hold a candidate
+// loop, once each: building one for every function of every package
+// would cost more than the whole analysis.
 func (a *analyzer) cfgOf(fn ast.Node) *cfg.CFG {
-	cfgs, _ := a.pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	if cfgs == nil {
+	body := astx.FuncBody(fn)
+	if body == nil {
 		return nil
 	}
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		if _, ok := a.pass.TypesInfo.Defs[fn.Name].(*types.Func); !ok || fn.Body == nil {
-			return nil
-		}
-		return cfgs.FuncDecl(fn)
-	case *ast.FuncLit:
-		return cfgs.FuncLit(fn)
+	if g, ok := a.cfgs[fn]; ok {
+		return g
 	}
-	return nil
+	if a.cfgs == nil {
+		a.cfgs = map[ast.Node]*cfg.CFG{}
+	}
+	g := cfg.New(body, a.mayReturn)
+	a.cfgs[fn] = g
+	return g
+}
+
+// mayReturn reports whether a call can return: not panic, os.Exit,
+// runtime.Goexit, log.Fatal and log.Panic, a test's Fatal, FailNow and
+// Skip, or the Fatal and Panic of the common logging packages.
+func (a *analyzer) mayReturn(call *ast.CallExpr) bool {
+	if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return false
+		}
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return true
+	}
+	name := fn.Name()
+	switch typesx.PkgPath(fn) {
+	case "os", "syscall":
+		return name != "Exit"
+	case "runtime":
+		return name != "Goexit"
+	case "log", "log/slog":
+		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic")
+	case "testing":
+		return !strings.HasPrefix(name, "Fatal") && name != "FailNow" && !strings.HasPrefix(name, "Skip")
+	case "go.uber.org/zap", "github.com/sirupsen/logrus", "k8s.io/klog", "k8s.io/klog/v2", "github.com/rs/zerolog/log":
+		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic") && !strings.HasPrefix(name, "Exit")
+	}
+	return true
 }
 
 // forCounter returns the variable a for statement counts with: the
@@ -192,16 +249,16 @@ func (a *analyzer) forCounter(s *ast.ForStmt) types.Object {
 	return a.pass.TypesInfo.ObjectOf(id)
 }
 
-// candidates returns the calls of the loop, outside nested loops, function
-// literals and go or defer statements, that can be the attempt: calls to a
-// dependency whose results say whether they failed.
+// candidates returns the calls of the loop, outside function literals and
+// go or defer statements, that can be the attempt: calls to a dependency
+// whose results say whether they failed. A call in a nested loop is one
+// too: the outer loop retries what the inner one does (a failover over
+// the endpoints, retried after a wait).
 func (a *analyzer) candidates(l *loop) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	visit := func(n ast.Node) {
 		astx.InspectNoLit(n, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
-				return n == l.stmt
 			case *ast.GoStmt, *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
@@ -311,6 +368,7 @@ func (a *analyzer) indexLoop(l *loop) {
 	l.statusAlias = map[types.Object]ast.Expr{}
 	l.stmtOf = map[ast.Node]ast.Stmt{}
 	l.unwrapped = map[types.Object]bool{}
+	l.setBy = map[types.Object]*ast.CallExpr{}
 	defs := map[types.Object]int{}
 	seen := map[*types.Var]bool{}
 	var addVar func(e ast.Expr)
@@ -420,6 +478,15 @@ func (a *analyzer) indexLoop(l *loop) {
 					}
 				}
 			}
+			if c, ok := unparen(n.Rhs[len(n.Rhs)-1]).(*ast.CallExpr); ok && (len(n.Rhs) == 1 || len(n.Rhs) == len(n.Lhs)) {
+				for i, lhs := range n.Lhs {
+					if len(n.Rhs) == 1 || i == len(n.Lhs)-1 {
+						if o := a.objOf(lhs); o != nil {
+							l.setBy[o] = c
+						}
+					}
+				}
+			}
 			for i, lhs := range n.Lhs {
 				addVar(lhs)
 				switch {
@@ -502,6 +569,8 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	if f.node == nil {
 		return nil
 	}
+	f.nested = a.inNestedLoop(l, call)
+	f.siblings = a.siblingCalls(l, call, f.node)
 	// The attempt's results first, then the other variables the body
 	// assigns.
 	lhs, _ := assignParts(f.node)
@@ -509,6 +578,9 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 		if v, ok := a.objOf(e).(*types.Var); ok {
 			f.track(v)
 		}
+	}
+	if v, ok := l.counter.(*types.Var); ok {
+		f.track(v)
 	}
 	for _, v := range l.assigned {
 		f.track(v)
@@ -525,4 +597,52 @@ func (a *analyzer) conflictOnly(l *loop, f *flow) string {
 		return "it retries only concurrency conflicts"
 	}
 	return ""
+}
+
+// inNestedLoop reports whether call is inside a loop nested in l.
+func (a *analyzer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
+	nested := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if containsNode(n, call) {
+				nested = true
+			}
+		}
+		return !nested
+	})
+	return nested
+}
+
+// siblingCalls returns the other CFG nodes of the loop that make the same
+// call as the attempt: the same function on the same receiver, written
+// twice (in the two branches of an if).
+func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[ast.Node]bool {
+	fn := a.callee(call)
+	text := types.ExprString(call.Fun)
+	var out map[ast.Node]bool
+	for _, b := range l.g.Blocks {
+		if !l.in[b.Index] {
+			continue
+		}
+		for _, n := range b.Nodes {
+			if n == node {
+				continue
+			}
+			astx.InspectNoLit(n, func(m ast.Node) bool {
+				c, ok := m.(*ast.CallExpr)
+				if !ok || c == call {
+					return true
+				}
+				if types.ExprString(c.Fun) == text && (fn == nil || a.callee(c) == fn) {
+					if out == nil {
+						out = map[ast.Node]bool{}
+					}
+					out[n] = true
+				}
+				return true
+			})
+		}
+	}
+	return out
 }

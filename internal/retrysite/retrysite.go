@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -62,7 +61,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:       "retrysite",
 		Doc:        "find retry loops, retry-library calls and calls of retry helpers",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
-		Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
 		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
@@ -149,6 +148,26 @@ func (b Bound) Add(n int) Bound {
 	}
 	b.Offset += n
 	b.Expr = addOffset(b.Base, int64(b.Offset))
+	return b
+}
+
+// Times returns the bound of b attempts each making inner's: the product
+// of two counts, or the weaker of the two kinds.
+func (b Bound) Times(inner Bound) Bound {
+	if b.Kind == BoundCount && inner.Kind == BoundCount {
+		switch {
+		case b.N > 0 && inner.N > 0:
+			return Bound{Kind: BoundCount, N: b.N * inner.N}
+		default:
+			e := b.String()
+			e = strings.TrimSuffix(e, " attempts") + "×" + strings.TrimSuffix(inner.String(), " attempts")
+			return Bound{Kind: BoundCount, Base: e, Expr: e}
+		}
+	}
+	rank := func(k BoundKind) int { return [...]int{BoundUnknown: 1, BoundCount: 0, BoundTime: 2, Unbounded: 3}[k] }
+	if rank(inner.Kind) > rank(b.Kind) {
+		return inner
+	}
 	return b
 }
 

@@ -48,40 +48,91 @@ func (a *analyzer) attemptInputs(call *ast.CallExpr) []ast.Expr {
 // list indexed by the counter (failover), or values that no earlier
 // iteration changed.
 func (a *analyzer) inputSame(l *loop, f *flow, in ast.Expr) bool {
-	if l.counter != nil && a.objOf(in) == l.counter {
+	return a.sameValue(l, f, in, 0)
+}
+
+// sameValue reports whether e has the same value on every iteration
+// when the attempt is made, as inputSame says.
+func (a *analyzer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
+	if a.isCounter(l, a.objOf(e)) {
 		return true // the attempt's number: retry(ctx, attempt)
 	}
 	same := true
-	ast.Inspect(in, func(n ast.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		if !same {
 			return false
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				same = false // a new value from a channel
+			}
+		case *ast.CallExpr:
+			if n == f.call {
+				same = false
+				return false
+			}
+			// withRetryCount(ctx, attempt): the attempt's number handed
+			// on, not different work.
+			for _, x := range n.Args {
+				if !a.sameValue(l, f, x, depth) {
+					same = false
+				}
+			}
+			if !a.sameValue(l, f, n.Fun, depth) {
+				same = false
+			}
+			return false
 		case *ast.IndexExpr:
 			if l.counter != nil && a.usesObj(n.Index, l.counter) {
 				// servers[i].Call(), dial(addrs[i%len(addrs)]): failover;
 				// items[i]: the next item.
-				if !a.isEndpoints(n.X, nil) {
+				if !a.isEndpoints(n.X, nil) || !a.sameValue(l, f, n.X, depth) {
 					same = false
 				}
-				ast.Inspect(n.X, func(m ast.Node) bool {
-					if id, ok := m.(*ast.Ident); ok && !a.invariant(l, f, id, 0) {
-						same = false
-					}
-					return same
-				})
 				return false
 			}
 		case *ast.Ident:
-			if !a.invariant(l, f, n, 0) {
+			if !a.invariant(l, f, n, depth) {
 				same = false
 			}
 		}
 		return true
 	})
 	return same
+}
+
+// isCounter reports whether o counts the loop's iterations: the for
+// statement's counter, or a variable the loop only ever increments.
+func (a *analyzer) isCounter(l *loop, o types.Object) bool {
+	if o == nil {
+		return false
+	}
+	if o == l.counter {
+		return true
+	}
+	v, ok := o.(*types.Var)
+	if !ok || !a.countedIn(l, v, token.INC) {
+		return false
+	}
+	for _, d := range a.defsInLoop(l, v) {
+		switch n := d.node.(type) {
+		case *ast.IncDecStmt:
+			if n.Tok != token.INC {
+				return false
+			}
+		case *ast.AssignStmt:
+			// attempt += 1 counts; offset += 100 moves.
+			if k, ok := a.intConst(n.Rhs[0]); !ok || n.Tok != token.ADD_ASSIGN || k != 1 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // invariant reports whether the variable id names holds the same value on
@@ -107,12 +158,30 @@ func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	// assignment in the loop gives it a value that does not depend on what
 	// an iteration did: not a result of the attempt, not the old value
 	// (x += n, size /= 2), not a new value from a channel.
+	outer := v.Pos() < l.body.Pos() || v.Pos() >= l.body.End()
 	for _, d := range a.defsInLoop(l, v) {
+		if outer && d.rhs != nil && a.usesObj(d.rhs, v) {
+			return false // size = size / 2: the old value, changed
+		}
+		if outer && d.rhs != nil && a.failedPart(d.rhs) {
+			continue // m = toRetry: the failed part of the same work
+		}
 		if !a.invariantDef(l, f, d, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// failedPart reports whether e names the failed part of an attempt's
+// work (toRetry, failed, retryable): the next attempt retries those.
+func (a *analyzer) failedPart(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	n := strings.ToLower(id.Name)
+	return strings.Contains(n, "retr") || strings.Contains(n, "fail")
 }
 
 // def is one assignment to a variable in the loop: its right-hand side,
@@ -123,33 +192,7 @@ type def struct {
 }
 
 func (a *analyzer) invariantDef(l *loop, f *flow, d def, depth int) bool {
-	if d.rhs == nil {
-		return false
-	}
-	ok := true
-	ast.Inspect(d.rhs, func(n ast.Node) bool {
-		if !ok {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				ok = false // a new value from a channel
-			}
-		case *ast.CallExpr:
-			if n == f.call {
-				ok = false
-			}
-		case *ast.Ident:
-			if !a.invariant(l, f, n, depth+1) {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
+	return d.rhs != nil && a.sameValue(l, f, d.rhs, depth+1)
 }
 
 // isResultVar reports whether v is assigned a result of the attempt.
@@ -198,8 +241,9 @@ func (a *analyzer) defsInLoop(l *loop, v *types.Var) []def {
 					out = append(out, def{node: n})
 				}
 			case *ast.RangeStmt:
-				if n != l.stmt && (a.objOf(n.Key) == v || a.objOf(n.Value) == v) {
-					out = append(out, def{node: n})
+				if n != l.stmt && (n.Key != nil && a.objOf(n.Key) == v || n.Value != nil && a.objOf(n.Value) == v) {
+					// for k := range m: k comes from m.
+					out = append(out, def{node: n, rhs: n.X})
 				}
 			}
 			return true
@@ -280,11 +324,41 @@ func (a *analyzer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object
 	if !a.isEndpoints(list, elem) {
 		return false
 	}
-	used := false
 	for _, in := range a.attemptInputs(call) {
-		used = used || a.usesObj(in, elem)
+		if a.derivesFrom(l, in, elem, 0) {
+			return true
+		}
 	}
-	return used
+	return false
+}
+
+// derivesFrom reports whether e uses o, directly or through the values the
+// loop body gives the variables it uses (req from http.NewRequest(url)).
+func (a *analyzer) derivesFrom(l *loop, e ast.Expr, o types.Object, depth int) bool {
+	if a.usesObj(e, o) {
+		return true
+	}
+	if depth > 3 {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok || v.Pos() < l.body.Pos() || v.Pos() >= l.body.End() {
+			return true
+		}
+		for _, d := range a.defsInLoop(l, v) {
+			if d.rhs != nil && a.derivesFrom(l, d.rhs, o, depth+1) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // dedupes reports whether the loop refuses to repeat an input: it leaves

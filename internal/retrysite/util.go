@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -31,8 +32,9 @@ type analyzer struct {
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
-	params   map[types.Object]int // the parameters of the package's functions, by index; built on first use
-	assigned map[*types.Var]int   // assignments to each variable after its declaration; built on first use
+	cfgs     map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
+	params   map[types.Object]int  // the parameters of the package's functions, by index; built on first use
+	assigned map[*types.Var]int    // assignments to each variable after its declaration; built on first use
 }
 
 // reassigned reports whether v is assigned after its declaration, or has
@@ -141,7 +143,10 @@ func (a *analyzer) render(n ast.Node) string {
 }
 
 // pureStd lists standard packages whose error results never come from a
-// dependency: retrying their calls is not a retry of remote work.
+// dependency: retrying their calls is not a retry of remote work. Of
+// those, localIO do local input and output (files, pipes): a call of
+// theirs made directly is not an attempt, but a function of the package
+// that does such work is (reloading a certificate while it is written).
 var pureStd = map[string]bool{
 	"errors": true, "fmt": true, "strconv": true, "strings": true, "bytes": true,
 	"regexp": true, "path": true, "path/filepath": true, "sort": true, "slices": true,
@@ -158,17 +163,36 @@ var pureStd = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
+// errorPackage reports whether pkg makes and wraps errors
+// (github.com/pkg/errors, golang.org/x/xerrors, multierror packages):
+// its error results are the errors it is given or makes.
+func errorPackage(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	switch pkg.Name() {
+	case "errors", "xerrors", "multierr", "multierror", "errwrap":
+		return true
+	}
+	return false
+}
+
+var localIO = map[string]bool{
+	"os": true, "io/ioutil": true, "syscall": true, "golang.org/x/sys/unix": true,
+	"golang.org/x/sys/windows": true,
+}
+
 // isPureCall reports whether call's error can only describe local work:
 // a call into a standard package that does no network I/O, a method of an
 // error value (Unwrap), or a function of this package whose own
-// error-returning calls are all pure.
+// error-returning calls are all pure computation.
 func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	fn := a.callee(call)
 	if fn == nil {
 		return false
 	}
 	path := typesx.PkgPath(fn)
-	if pureStd[path] {
+	if pureStd[path] || errorPackage(fn.Pkg()) {
 		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
@@ -232,10 +256,26 @@ func (a *analyzer) isPureFunc(fn *types.Func) bool {
 	a.pure[fn] = false // while in progress: recursion is not pure
 	pure, local := true, false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && pure && a.resultsError(call) {
-			if a.isPureCall(call) {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				pure = false // an answer that comes from elsewhere
+			}
+		case *ast.SelectStmt:
+			pure = false
+		case *ast.CallExpr:
+			if !pure || !a.resultsError(n) {
+				break
+			}
+			callee := a.callee(n)
+			switch {
+			case callee != nil && localIO[typesx.PkgPath(callee)]:
+				pure = false // local I/O: a dependency of its own
+			case callee != nil && typesx.PkgPath(callee) == "context":
+				// ctx.Err() says nothing of the work.
+			case a.isPureCall(n):
 				local = true
-			} else {
+			default:
 				pure = false
 			}
 		}

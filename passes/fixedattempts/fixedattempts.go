@@ -96,7 +96,7 @@ func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 		if b.N > 0 {
 			msg = fmt.Sprintf("%s makes up to %d attempts%s with no %s: a failing dependency gets %d× its load", subject, b.N, note, lacks, b.N)
 		} else {
-			msg = fmt.Sprintf("%s makes up to %s attempts with no %s: a failing dependency gets that many times its load", subject, b.Expr, lacks)
+			msg = fmt.Sprintf("%s makes up to %s attempts%s with no %s: a failing dependency gets that many times its load", subject, b.Expr, note, lacks)
 		}
 	case retrysite.BoundTime:
 		cat = catTime
@@ -106,7 +106,11 @@ func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 		msg = fmt.Sprintf("%s retries without bound%s and with no %s: a failing dependency gets unbounded load", subject, note, lacks)
 	default:
 		cat = catUnknown
-		msg = fmt.Sprintf("%s retries with no %s: a failing dependency gets every retry on top of its load", subject, lacks)
+		if b.Note != "" && s.Kind == retrysite.Loop {
+			msg = fmt.Sprintf("%s makes as many attempts as %s allows, with no %s: a failing dependency gets every one of them", subject, b.Note, lacks)
+		} else {
+			msg = fmt.Sprintf("%s retries with no %s: a failing dependency gets every retry on top of its load", subject, lacks)
+		}
 	}
 	d := analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: cat, Message: msg}
 	for _, at := range s.Attempts {

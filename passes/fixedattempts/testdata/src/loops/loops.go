@@ -95,7 +95,7 @@ func (a *attempts) TryRetry() bool { a.left--; return a.left >= 0 }
 
 func perRequestCounter(ctx context.Context, c *Client) error {
 	tries := &attempts{left: 2}
-	for { // want `retry loop retries with no retry budget`
+	for { // want `retry loop makes as many attempts as tries.TryRetry allows, with no retry budget`
 		err := c.Get(ctx)
 		if err == nil || !tries.TryRetry() {
 			return err

@@ -1,4 +1,4 @@
-package negative
+package field
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"github.com/retrylint/retrylint/budget"
 )
 
-// An error-wrapping package is no dependency: the wrapped call's
-// dependency is not known here.
-var wrapBudget = budget.New()
+// An error-wrapping package is no dependency: the wrapped call is the
+// attempt, so the budget serves inventory and payments.
+var wrapBudget = budget.New() // want `retry budget wrapBudget guards retries to inventory and payments`
 
 func (s *Service) wrapped(ctx context.Context) error {
 	for {
