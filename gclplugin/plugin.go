@@ -24,7 +24,10 @@
 //	          tests: true               # report in _test.go files
 //
 // The analyzers are built fresh from the settings (passes.New); the
-// flag-bound analyzers of the retrylint command are never touched.
+// flag-bound analyzers of the retrylint command are never touched. Besides
+// the passes, the plugin runs the directives check, which reports
+// //lint:ignore directives for retrylint's passes that give no reason or
+// silence nothing (golangci-lint shows it as "directives: ...").
 package gclplugin
 
 import (
@@ -34,6 +37,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/passes"
 )
 
@@ -75,15 +79,20 @@ func New(raw any) (register.LinterPlugin, error) {
 	return &plugin{settings: s}, nil
 }
 
-// BuildAnalyzers returns fresh analyzers built from the settings, wrapped
-// for golangci-lint.
+// BuildAnalyzers returns fresh analyzers built from the settings, and the
+// directives check of their //lint:ignore directives, wrapped for
+// golangci-lint.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	as, err := passes.New(p.settings.Settings)
 	if err != nil {
 		return nil, err
 	}
 	tests := p.settings.Tests == nil || *p.settings.Tests
-	return Wrap(as, tests), nil
+	var known []string
+	for _, a := range passes.All() {
+		known = append(known, a.Name)
+	}
+	return Wrap(append(as, suppress.Check(as, known)), tests), nil
 }
 
 // GetLoadMode asks golangci-lint for syntax and type information.

@@ -58,8 +58,8 @@ func TestGoodSettings(t *testing.T) {
 		if err := analysis.Validate(as); err != nil {
 			t.Errorf("settings %v: %v", raw, err)
 		}
-		if len(as) != len(passes.All()) {
-			t.Errorf("settings %v: %d analyzers, want %d", raw, len(as), len(passes.All()))
+		if len(as) != len(passes.All())+1 || as[len(as)-1].Name != "directives" {
+			t.Errorf("settings %v: %d analyzers, want the %d passes and the directives check", raw, len(as), len(passes.All()))
 		}
 	}
 }
@@ -169,8 +169,8 @@ func (q *quiet) Errorf(format string, args ...any) {
 }
 
 // count runs the plugin's analyzers with raw settings on the testdata
-// package ration and returns how many diagnostics they report.
-func count(t *testing.T, raw any) int {
+// package pkg and returns how many diagnostics they report.
+func count(t *testing.T, raw any, pkg string) int {
 	t.Helper()
 	as, err := build(t, raw)
 	if err != nil {
@@ -178,7 +178,7 @@ func count(t *testing.T, raw any) int {
 	}
 	n := 0
 	for _, a := range as {
-		for _, r := range analysistest.Run(&quiet{}, analysistest.TestData(), a, "ration") {
+		for _, r := range analysistest.Run(&quiet{}, analysistest.TestData(), a, pkg) {
 			n += len(r.Diagnostics)
 		}
 	}
@@ -186,15 +186,58 @@ func count(t *testing.T, raw any) int {
 }
 
 func TestSettingsTakeEffect(t *testing.T) {
-	if n := count(t, nil); n != 1 {
+	if n := count(t, nil, "ration"); n != 1 {
 		t.Errorf("default settings: %d diagnostics, want 1", n)
 	}
 	// Ration becomes a budget method: the loop is guarded.
-	if n := count(t, map[string]any{"budget-methods": []any{"Ration", "TryRetry"}}); n != 0 {
+	if n := count(t, map[string]any{"budget-methods": []any{"Ration", "TryRetry"}}, "ration"); n != 0 {
 		t.Errorf("budget-methods [Ration]: %d diagnostics, want 0", n)
 	}
-	if n := count(t, map[string]any{"disable": []any{"fixedattempts"}}); n != 0 {
+	if n := count(t, map[string]any{"disable": []any{"fixedattempts"}}, "ration"); n != 0 {
 		t.Errorf("disable [fixedattempts]: %d diagnostics, want 0", n)
+	}
+}
+
+// TestDirectives checks that the plugin honours // nolint:retrylint with
+// a space, as golangci-lint does, and reports a //lint:ignore with no
+// reason and one that silences nothing.
+func TestDirectives(t *testing.T) {
+	// The directives check requires every pass: one run of it runs them
+	// all. fixedattempts is run on its own for its diagnostics.
+	report := func(raw any, names ...string) []string {
+		as, err := build(t, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, name := range names {
+			for _, a := range as {
+				if a.Name != name {
+					continue
+				}
+				for _, r := range analysistest.Run(&quiet{}, analysistest.TestData(), a, "directives") {
+					for _, d := range r.Diagnostics {
+						got = append(got, fmt.Sprintf("%d %s: %s", r.Pass.Fset.Position(d.Pos).Line, a.Name, d.Message))
+					}
+				}
+			}
+		}
+		return got
+	}
+	got := report(nil, "fixedattempts", "directives")
+	want := []string{
+		"23 fixedattempts: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
+		"22 directives: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
+		"29 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// With fixedattempts disabled, its directives are not judged unused;
+	// the one without a reason is still reported.
+	got = report(map[string]any{"disable": []any{"fixedattempts"}}, "directives")
+	if !reflect.DeepEqual(got, want[1:2]) {
+		t.Errorf("disable [fixedattempts]: got\n%s\nwant\n%s", strings.Join(got, "\n"), want[1])
 	}
 }
 

@@ -20,6 +20,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	childResults() // the child process of TestAnalyzersNoGlobalState
 	root, err := filepath.Abs("..")
 	if err != nil {
 		panic(err)

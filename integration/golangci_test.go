@@ -266,6 +266,48 @@ func TestGolangciLint(t *testing.T) {
 		}
 	})
 
+	t.Run("directives", func(t *testing.T) {
+		dirDir := sampleModule(t)
+		copyDir(t, filepath.Join("testdata", "golangci"), dirDir)
+		writeFiles(t, dirDir, map[string]string{"q/directives.go": `package q
+
+import "errors"
+
+func spaced(get func() error) error {
+	// nolint:retrylint // golangci-lint's form with a space: silenced
+	for i := 0; i < 3; i++ {
+		if get() == nil {
+			return nil
+		}
+	}
+	//lint:ignore fixedattempts
+	for i := 0; i < 3; i++ {
+		if get() == nil {
+			return nil
+		}
+	}
+	//lint:ignore fixedattempts nothing below is retried
+	return errors.New("gave up")
+}
+`})
+		_, issues, _ := gclRun(t, dirDir, ".golangci.yml")
+		var got []string
+		for _, is := range issues {
+			if strings.HasPrefix(is.Pos.Filename, "q/") {
+				got = append(got, is.Pos.Filename+":"+itoa(is.Pos.Line)+" "+is.Text)
+			}
+		}
+		sort.Strings(got)
+		wantHere := []string{
+			"q/directives.go:12 directives: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
+			"q/directives.go:13 fixedattempts: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
+			"q/directives.go:18 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+		}
+		if strings.Join(got, "\n") != strings.Join(wantHere, "\n") {
+			t.Errorf("issues in q:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantHere, "\n"))
+		}
+	})
+
 	t.Run("bad settings", func(t *testing.T) {
 		for name, repl := range map[string][2]string{
 			"unknown key":  {"tests: true", "test: true"},

@@ -20,6 +20,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/driver"
+	"github.com/retrylint/retrylint/internal/fingerprint"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/passes/nestedretry"
@@ -647,7 +648,8 @@ type auditSite struct {
 	total        amplify.Mult
 	amp          *amplify.SiteAmp
 	deps         []retrysite.Dep
-	head         string // the site's source text, for its fingerprint
+	head         string // the site's source text from its position on, for its fingerprint
+	fileKey      string // its file for the fingerprint: module path and path inside the module
 }
 
 type auditStep struct {
@@ -791,13 +793,14 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 				continue
 			}
 			seen[a.Step.Pos] = true
-			s := rep.site(act.Package.PkgPath, a, lines)
+			s := rep.site(act.Package, a, lines)
 			if directives == nil {
 				directives = suppress.Parse(act.Package.Fset, act.Package.Syntax)
 			}
 			for _, pass := range suppressingPasses {
 				if d, ok := directives.Lookup(act.Package.Fset, a.Site.Pos, pass); ok {
-					s.Suppressed = &auditSuppression{Directive: directiveText(act.Package.Fset, d, lines), Reason: d.Reason}
+					text := directiveText(act.Package.Fset, d, lines)
+					s.Suppressed = &auditSuppression{Directive: text, Reason: directiveReason(d, text)}
 					s.Status = statusSuppressed
 					break
 				}
@@ -860,6 +863,19 @@ func directiveText(fset *token.FileSet, d *suppress.Directive, lines *lineCache)
 		end = e.Column - 1
 	}
 	return strings.TrimSpace(text[p.Column-1 : end])
+}
+
+// directiveReason is the reason a directive gives: after the pass names
+// of an ignore form, or in the comment after a //nolint ("//nolint:retrylint
+// // polled once at start-up").
+func directiveReason(d *suppress.Directive, text string) string {
+	if d.Reason != "" || d.Form != suppress.NoLint {
+		return d.Reason
+	}
+	if _, after, ok := strings.Cut(strings.TrimPrefix(text, "//"), "//"); ok {
+		return strings.TrimSpace(after)
+	}
+	return ""
 }
 
 // brokenImport names a package p imports, directly or not, that did not
@@ -1017,7 +1033,8 @@ func depKind(key string) string {
 	return k
 }
 
-func (rep *auditReport) site(pkg string, a *amplify.SiteAmp, lines *lineCache) *auditSite {
+func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lineCache) *auditSite {
+	pkg := p.PkgPath
 	s := a.Site
 	file, line, col, _ := amplify.ParsePos(a.Step.Pos)
 	relFile := rep.rel(file)
@@ -1068,7 +1085,11 @@ func (rep *auditReport) site(pkg string, a *amplify.SiteAmp, lines *lineCache) *
 	if col-1 <= len(text) && col >= 1 {
 		text = text[col-1:]
 	}
-	out.head = strings.Join(strings.Fields(text), " ")
+	out.head = text
+	out.fileKey = filepath.Base(file)
+	if m := p.Module; m != nil {
+		out.fileKey = fingerprint.File(m.Path, m.Dir, file)
+	}
 	return out
 }
 

@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/retrylint/retrylint/internal/amplify"
+	"github.com/retrylint/retrylint/internal/fingerprint"
 )
 
 // auditSchemaURL names the JSON schema of the audit report: the raw file
@@ -610,19 +611,19 @@ func splitPos(pos string) (string, int, int) {
 	return pos[:j], line, col
 }
 
-// A site's fingerprint identifies it across edits that move it: the hash
-// of its file, its function, what retries (kind and API) and the source
-// text of the site from its position to the end of that line (whitespace
-// collapsed), with the line number left out; sites that agree on all of
-// it are told apart by their order in the file (":1", ":2"). A chain's
-// fingerprint adds the functions along it to its outermost site's.
+// A site's fingerprint identifies it across edits that move it: the key
+// of package fingerprint (the one of the lint mode's SARIF and baseline)
+// of its rule, its file (module path and path inside the module), its
+// function, what retries (kind and API, as the message) and the tokens of
+// the site's source from its position to the end of that line, with the
+// line number left out; sites that agree on all of it are told apart by
+// their order in the file (":1", ":2"). A chain's fingerprint adds the
+// functions along it to its outermost site's.
 func assignFingerprints(sites []*auditSite) {
-	seen := map[string]int{}
+	count := fingerprint.Counter{}
 	for _, s := range sites { // in position order
-		sum := sha256.Sum256([]byte(strings.Join([]string{ruleSite, s.File, s.Function, s.Kind, s.API, s.head}, "\x00")))
-		base := hex.EncodeToString(sum[:16])
-		seen[base]++
-		s.Fingerprint = base + ":" + strconv.Itoa(seen[base])
+		key := fingerprint.Finding{Rule: ruleSite, File: s.fileKey, Func: s.Function, Message: strings.TrimSpace(s.Kind + " " + s.API), Site: s.head}.Key()
+		s.Fingerprint = count.Next(key)
 	}
 }
 

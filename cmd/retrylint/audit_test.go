@@ -1332,3 +1332,26 @@ func TestGet(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditDirectives: a //nolint's trailing comment is its reason; a
+// //lint:ignore without a reason silences nothing, so its site counts.
+func TestAuditDirectives(t *testing.T) {
+	src := strings.Replace(lookalikes, "func (s *S) A(ctx context.Context) error {\n\tvar err error\n\tfor i := 0; i < 3; i++ {", "func (s *S) A(ctx context.Context) error {\n\tvar err error\n\tfor i := 0; i < 3; i++ { //nolint:retrylint // bounded by the deploy", 1)
+	src = strings.Replace(src, "func (s *S) B(ctx context.Context) error {\n\tvar err error\n", "func (s *S) B(ctx context.Context) error {\n\tvar err error\n\t//lint:ignore fixedattempts\n", 1)
+	if strings.Count(src, "//nolint") != 1 || strings.Count(src, "//lint:ignore") != 1 {
+		t.Fatal("the directives were not inserted")
+	}
+	dir := module(t, map[string]string{"m.go": src})
+	rep := parseReport(t, auditRun(t, dir, 0, "-format", "json", "./..."))
+	status := map[string]string{}
+	for _, s := range rep.Sites {
+		reason := ""
+		if s.Suppressed != nil {
+			reason = s.Suppressed.Reason
+		}
+		status[s.Function] += s.Status + ":" + reason + " "
+	}
+	if status["m.(*S).A"] != "suppressed:bounded by the deploy " || status["m.(*S).B"] != "unbudgeted: " {
+		t.Errorf("statuses %v; want A suppressed with its reason, B counted (a lint:ignore without a reason silences nothing)", status)
+	}
+}

@@ -13,6 +13,20 @@ import (
 //go:embed example
 var example embed.FS
 
+// exampleFiles names the example's Go files and where their source is in
+// the repository.
+func exampleFiles() (names, sources string) {
+	var n, src []string
+	entries, _ := example.ReadDir("example")
+	for _, e := range entries {
+		if name := strings.TrimSuffix(e.Name(), ".txt"); strings.HasSuffix(name, ".go") {
+			n = append(n, name)
+			src = append(src, "cmd/retrylint/example/"+e.Name())
+		}
+	}
+	return strings.Join(n, ", "), strings.Join(src, ", ")
+}
+
 // demo writes the built-in example module to a temporary directory and
 // lints it, to show what retrylint reports. It exits 0 when the example
 // was analyzed, whatever it reported.
@@ -46,11 +60,16 @@ func demo() int {
 		fmt.Fprintln(os.Stderr, "retrylint:", err)
 		return 1
 	}
-	fmt.Fprintln(os.Stderr, "retrylint: no packages given; analyzing the built-in example (run retrylint ./... on your own code, or retrylint help)")
+	// The example runs in its directory, so that the findings name its
+	// files as the source in the repository does; the user's environment
+	// (GOFLAGS included) is kept, but not a go.work of theirs.
+	names, sources := exampleFiles()
+	fmt.Fprintf(os.Stderr, "retrylint: no packages given; analyzing the built-in example, %s (its source: %s in the retrylint repository)\n", names, sources)
+	fmt.Fprintln(os.Stderr, "retrylint: run 'retrylint ./...' on your own code, or 'retrylint help'")
 	cmd := exec.Command(self, "./...")
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	err = cmd.Run()
 	if exit, ok := err.(*exec.ExitError); ok && exit.ExitCode() == 3 {
 		return 0 // diagnostics were reported, as expected

@@ -13,16 +13,18 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/retrylint/retrylint/internal/driver"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 // lintFlags are the flags of the lint mode, compatible with x/tools'
 // multichecker.
 type lintFlags struct {
 	json, fix, diff, tests bool
-	sarif                  bool
+	sarif, version         bool
 	context                int
 	debug                  string
 	cpuprofile, memprofile string
+	baseline, writeBase    string
 	enable                 map[*analysis.Analyzer]*triState
 }
 
@@ -73,6 +75,9 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 	fs.StringVar(&lf.debug, "debug", "", "debug flags: t (timing), p (sequential)")
 	fs.StringVar(&lf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&lf.memprofile, "memprofile", "", "write a memory profile to this file")
+	fs.StringVar(&lf.baseline, "baseline", "", "report only the findings this baseline file (written by -write-baseline) does not hold")
+	fs.StringVar(&lf.writeBase, "write-baseline", "", "record every current finding in this baseline file, and report nothing")
+	fs.BoolVar(&lf.version, "version", false, "print the version this binary was built from, and exit")
 	for _, a := range passes {
 		t := new(triState)
 		lf.enable[a] = t
@@ -84,6 +89,17 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 		})
 	}
 	return lf
+}
+
+// check reports flags that cannot go together.
+func (lf *lintFlags) check() error {
+	if lf.writeBase != "" && (lf.fix || lf.json || lf.sarif || lf.baseline != "") {
+		return fmt.Errorf("-write-baseline writes the baseline and nothing else: drop -fix, -json, -sarif and -baseline")
+	}
+	if lf.json && lf.sarif {
+		return fmt.Errorf("-json and -sarif: choose one")
+	}
+	return nil
 }
 
 // selected returns the passes to run: those set true if any is, else all
@@ -124,9 +140,22 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 			}
 		}()
 	}
-	analyzers := lf.selected(passes)
-	if len(analyzers) == 0 {
+	var base *driver.Baseline
+	if lf.baseline != "" {
+		var err error
+		if base, err = driver.ReadBaseline(lf.baseline); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint: -baseline:", err)
+			return 1
+		}
+	}
+	selected := lf.selected(passes)
+	if len(selected) == 0 {
 		return 0 // every pass switched off, as multichecker does
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint:", err)
+		return 1
 	}
 	start := time.Now()
 	pkgs, err := driver.Load("", patterns, lf.tests)
@@ -139,6 +168,8 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	if driver.PrintErrors(pkgs) > 0 {
 		exit = 1
 	}
+	check := suppress.Check(selected, names(passes))
+	analyzers := append(selected, check)
 	graph, err := driver.Analyze(analyzers, pkgs, strings.Contains(lf.debug, "p"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "retrylint:", err)
@@ -148,9 +179,44 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		fmt.Fprintf(os.Stderr, "load and type-check: %.3fs; analysis: %.3fs\n", loaded.Sub(start).Seconds(), time.Since(loaded).Seconds())
 		printTiming(graph)
 	}
+	for _, err := range driver.Errors(graph) {
+		fmt.Fprintln(os.Stderr, "retrylint:", err)
+		exit = 1
+	}
+	findings := driver.Findings(graph)
+	lines := driver.NewLines()
+	if lf.writeBase != "" {
+		b := driver.NewBaseline(driver.Unique(findings), lines)
+		if err := b.Write(lf.writeBase); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint: -write-baseline:", err)
+			return 1
+		}
+		fmt.Fprintf(os.Stderr, "retrylint: recorded %s in %s\n", plural(len(b.Findings), "finding"), lf.writeBase)
+		return exit
+	}
+	if base != nil {
+		var stale int
+		before := len(driver.Unique(findings))
+		findings, stale = base.Filter(findings, lines)
+		if n := before - len(driver.Unique(findings)); n > 0 || stale > 0 {
+			// Said after the output, where it is read last.
+			them := "them"
+			if n == 1 {
+				them = "it"
+			}
+			msg := fmt.Sprintf("retrylint: %s left out, as %s holds %s", plural(n, "finding"), lf.baseline, them)
+			switch {
+			case stale == 1:
+				msg += "; 1 of its entries matches nothing now (run -write-baseline to drop it)"
+			case stale > 1:
+				msg += fmt.Sprintf("; %d of its entries match nothing now (run -write-baseline to drop them)", stale)
+			}
+			defer fmt.Fprintln(os.Stderr, msg)
+		}
+	}
 	switch {
 	case lf.fix:
-		changed, skipped, err := driver.Fixes(graph, lf.diff, os.Stdout)
+		changed, skipped, err := driver.Fixes(findings, lf.diff, os.Stdout)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "retrylint:", err)
 			return 1
@@ -163,32 +229,25 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		}
 		return exit
 	case lf.json:
-		if err := graph.PrintJSON(os.Stdout); err != nil {
+		if err := driver.PrintJSON(os.Stdout, graph, findings); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint:", err)
 			return 1
 		}
 		return exit
 	case lf.sarif:
-		if err := writeSARIF(os.Stdout, graph, passes); err != nil {
+		if err := writeSARIF(os.Stdout, driver.Unique(findings), append(append([]*analysis.Analyzer{}, passes...), check), cwd, lines); err != nil {
 			fmt.Fprintln(os.Stderr, "retrylint:", err)
 			return 1
 		}
 		return exit
 	}
-	if err := graph.PrintText(os.Stderr, lf.context); err != nil {
+	if err := driver.PrintText(os.Stderr, findings, cwd, lf.context); err != nil {
 		return 1
-	}
-	diags, failed := 0, false
-	for act := range graph.All() {
-		if act.Err != nil {
-			failed = true
-		} else if act.IsRoot {
-			diags += len(act.Diagnostics)
-		}
 	}
 	switch {
-	case failed || exit == 1:
-		return 1
-	case diags > 0:
+	case exit != 0:
+		return exit
+	case len(findings) > 0:
 		return 3
 	}
 	return 0

@@ -3,7 +3,6 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,13 +164,6 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "./bad"); code != 1 || !strings.Contains(stderr, "bad.go") {
 		t.Errorf("type error: exit %d, want 1; stderr:\n%s", code, stderr)
-	}
-}
-
-func TestExample(t *testing.T) {
-	_, stderr, code := run(t, t.TempDir())
-	if code != 0 || !strings.Contains(stderr, "checkout.go") || !strings.Contains(stderr, "up to 3 attempts") {
-		t.Errorf("built-in example: exit %d, stderr:\n%s", code, stderr)
 	}
 }
 
@@ -365,7 +357,7 @@ func TestWorkspace(t *testing.T) {
 	}
 	// Inside one module, ./... stays in that module.
 	_, stderr, code = runEnv(t, filepath.Join(dir, "svc2"), env, "./...")
-	if code != 3 || strings.Contains(stderr, "svc1") || !strings.Contains(stderr, filepath.Join("svc2", "p", "p.go")) {
+	if code != 3 || strings.Contains(stderr, "svc1") || !strings.HasPrefix(stderr, filepath.Join("p", "p.go")+":14:2: retry loop") {
 		t.Errorf("./... in svc2: exit %d; stderr:\n%s", code, stderr)
 	}
 	for _, tc := range []struct {
@@ -415,33 +407,5 @@ func TestSyntaxError(t *testing.T) {
 	// The other package is still analyzed.
 	if !strings.Contains(stderr, "retry loop makes up to 3 attempts") {
 		t.Errorf("syntax error in one package hid the others' diagnostics:\n%s", stderr)
-	}
-}
-
-// TestDeterministic runs the command several times, with one and two
-// threads, and wants byte-identical -json output.
-func TestDeterministic(t *testing.T) {
-	files := map[string]string{}
-	for i := range 6 {
-		files[fmt.Sprintf("p%d/p.go", i)] = strings.Replace(retrying, "package p", fmt.Sprintf("package p%d", i), 1)
-	}
-	dir := module(t, files)
-	var first string
-	for i, procs := range []string{"1", "2", "2", "1"} {
-		cmd := exec.Command(retrylint, "-json", "./...")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOMAXPROCS="+procs)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			first = string(out)
-			if !strings.Contains(first, "p5") {
-				t.Fatalf("unexpected output:\n%s", first)
-			}
-		} else if string(out) != first {
-			t.Errorf("run %d (GOMAXPROCS=%s) differs from the first:\n%s\nvs\n%s", i, procs, out, first)
-		}
 	}
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"go/token"
 	"io"
 	"os"
@@ -14,7 +11,8 @@ import (
 	"unicode/utf16"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/retrylint/retrylint/internal/driver"
 )
 
 // SARIF 2.1.0, the parts retrylint writes. See
@@ -91,13 +89,10 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn"`
 }
 
-// writeSARIF writes the root diagnostics of g as one SARIF run whose rules
-// are the passes.
-func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) error {
-	root, err := os.Getwd()
-	if err != nil {
-		return err
-	}
+// writeSARIF writes the findings (each once, in the order of Findings)
+// as one SARIF run whose rules are the given analyzers, with file names
+// relative to root.
+func writeSARIF(w io.Writer, fs []*driver.Finding, rules []*analysis.Analyzer, root string, lines *driver.Lines) error {
 	version, semver := toolVersion()
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
@@ -111,7 +106,7 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 		ColumnKind:         "utf16CodeUnits",
 	}
 	ruleIndex := map[string]int{}
-	for _, a := range passes {
+	for _, a := range rules {
 		// GitHub code scanning requires non-empty descriptions and help;
 		// the meta-test of the passes guarantees a summary line.
 		summary, rest, _ := strings.Cut(a.Doc, "\n")
@@ -132,48 +127,33 @@ func writeSARIF(w io.Writer, g *checker.Graph, passes []*analysis.Analyzer) erro
 			DefaultConfiguration: map[string]string{"level": "warning"},
 		})
 	}
-	lines := newLineCache()
-	seen := map[string]bool{}
-	occurrences := map[string]int{} // fingerprint -> results so far
-	for _, act := range g.Roots {
-		if !act.IsRoot || act.Err != nil {
-			continue
-		}
-		idx, ok := ruleIndex[act.Analyzer.Name]
+	// The fingerprint leaves out the line number, so that an alert
+	// survives edits above it (internal/fingerprint); it is the key of
+	// the baseline file too.
+	fingerprints := driver.Fingerprints(fs, lines)
+	for i, f := range fs {
+		idx, ok := ruleIndex[f.Analyzer.Name]
 		if !ok {
 			continue
 		}
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			loc, uri, text := sarifLoc(fset, d.Pos, d.End, root, lines)
-			key := fmt.Sprint(act.Analyzer.Name, loc.PhysicalLocation, d.Message)
-			if seen[key] {
-				continue // a file analyzed in its package and its test variant
-			}
-			seen[key] = true
-			// The fingerprint leaves out the line number, so that an
-			// alert survives edits above it; identical lines in one file
-			// are told apart by their order, as GitHub's own line hash does.
-			sum := sha256.Sum256([]byte(act.Analyzer.Name + "\x00" + uri + "\x00" + d.Message + "\x00" + strings.TrimSpace(text)))
-			fp := hex.EncodeToString(sum[:16])
-			occurrences[fp]++
-			res := sarifResult{
-				RuleID:              act.Analyzer.Name,
-				RuleIndex:           idx,
-				Level:               "warning",
-				Message:             sarifText{d.Message},
-				Locations:           []sarifLocation{loc},
-				PartialFingerprints: map[string]string{"retrylint/v1": fmt.Sprintf("%s:%d", fp, occurrences[fp])},
-			}
-			for i, r := range d.Related {
-				rl, _, _ := sarifLoc(fset, r.Pos, r.End, root, lines)
-				id := i + 1
-				rl.ID = &id
-				rl.Message = &sarifText{r.Message}
-				res.RelatedLocations = append(res.RelatedLocations, rl)
-			}
-			run.Results = append(run.Results, res)
+		fset := f.Fset()
+		loc := sarifLoc(fset, f.Diag.Pos, f.Diag.End, root, lines)
+		res := sarifResult{
+			RuleID:              f.Analyzer.Name,
+			RuleIndex:           idx,
+			Level:               "warning",
+			Message:             sarifText{f.Diag.Message},
+			Locations:           []sarifLocation{loc},
+			PartialFingerprints: map[string]string{"retrylint/v2": fingerprints[i]},
 		}
+		for j, r := range f.Diag.Related {
+			rl := sarifLoc(fset, r.Pos, r.End, root, lines)
+			id := j + 1
+			rl.ID = &id
+			rl.Message = &sarifText{r.Message}
+			res.RelatedLocations = append(res.RelatedLocations, rl)
+		}
+		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -198,26 +178,24 @@ func toolVersion() (version, semver string) {
 }
 
 // sarifLoc converts a position range to a SARIF location with a URI
-// relative to root when the file lies below it, and returns the URI and
-// the text of the start line.
-func sarifLoc(fset *token.FileSet, pos, end token.Pos, root string, lines *lineCache) (sarifLocation, string, string) {
+// relative to root when the file lies below it.
+func sarifLoc(fset *token.FileSet, pos, end token.Pos, root string, lines *driver.Lines) sarifLocation {
 	p := fset.Position(pos)
 	e := p
 	if end.IsValid() {
 		e = fset.Position(end)
 	}
 	uri, base := filepath.ToSlash(p.Filename), ""
-	if rel, err := filepath.Rel(root, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel := driver.Rel(root, p.Filename); rel != p.Filename {
 		uri, base = filepath.ToSlash(rel), "SRCROOT"
 	} else {
 		uri = "file://" + uri
 	}
-	startText := lines.line(p.Filename, p.Line)
 	region := sarifRegion{
 		StartLine:   max(p.Line, 1),
-		StartColumn: utf16Column(startText, p.Column),
+		StartColumn: utf16Column(lines.Line(p.Filename, p.Line), p.Column),
 		EndLine:     max(e.Line, 1),
-		EndColumn:   utf16Column(lines.line(e.Filename, e.Line), e.Column),
+		EndColumn:   utf16Column(lines.Line(e.Filename, e.Line), e.Column),
 	}
 	if region.EndLine < region.StartLine || region.EndLine == region.StartLine && region.EndColumn < region.StartColumn {
 		region.EndLine, region.EndColumn = region.StartLine, region.StartColumn
@@ -225,7 +203,7 @@ func sarifLoc(fset *token.FileSet, pos, end token.Pos, root string, lines *lineC
 	return sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifactLoc{URI: uri, URIBaseID: base},
 		Region:           region,
-	}}, uri, startText
+	}}
 }
 
 // utf16Column converts a 1-based byte column of line to a 1-based column
@@ -240,7 +218,8 @@ func utf16Column(line string, col int) int {
 	return len(utf16.Encode([]rune(line[:col-1]))) + 1
 }
 
-// lineCache reads source files once to look up lines.
+// lineCache reads source files once to look up lines (for the audit's
+// SARIF output).
 type lineCache struct{ files map[string][]string }
 
 func newLineCache() *lineCache { return &lineCache{files: map[string][]string{}} }

@@ -18,6 +18,8 @@ import (
 	"go/ast"
 	"go/types"
 	"os"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -31,7 +33,8 @@ const LoadMode = packages.LoadSyntax | packages.NeedModule
 // Load loads the packages matching patterns (with their tests if tests is
 // set), from directory dir ("" for the current one). Errors inside packages
 // (syntax or type errors) are left on the packages, for PrintErrors; a
-// pattern that matches no package is an error, naming the pattern.
+// pattern that matches no package is an error, naming the pattern, and so
+// is a directory pattern outside any module (saying so).
 //
 // In a Go workspace (go.work), a directory pattern such as ./... also
 // matches the packages of every workspace module below the directory,
@@ -39,7 +42,17 @@ const LoadMode = packages.LoadSyntax | packages.NeedModule
 // workspace root that is not itself a module): run at the root of a
 // monorepo, retrylint ./... analyzes every module.
 func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*packages.Package, error) {
-	expanded, err := expandWorkspace(dir, patterns)
+	var env goEnv
+	if dp := dirPatterns(patterns); len(dp) > 0 {
+		var err error
+		if env, err = readGoEnv(dir); err != nil {
+			return nil, err
+		}
+		if !env.inModule() {
+			return nil, noModule(dir, dp)
+		}
+	}
+	expanded, err := expandWorkspace(dir, patterns, env)
 	if err != nil {
 		return nil, err
 	}
@@ -96,20 +109,164 @@ func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequentia
 }
 
 // PrintErrors prints the errors of packages that did not load or
-// type-check, each once, and returns how many it printed.
+// type-check to stderr, each once, with file names relative to the current
+// directory (see LoadErrors), and returns how many it printed.
 func PrintErrors(pkgs []*packages.Package) int {
-	n := 0
+	dir, _ := os.Getwd()
+	lines := LoadErrors(pkgs, dir)
+	for _, l := range lines {
+		fmt.Fprintln(os.Stderr, l)
+	}
+	return len(lines)
+}
+
+// LoadErrors returns one line per error of the packages that did not load
+// or type-check, "file:line:column: message" with the file name relative
+// to dir when it lies below it (or "package: message" when the error has
+// no position), each once. go/packages reports most errors twice (the go
+// command's, then its own parser's or type checker's), and errors that
+// follow from another: LoadErrors keeps one of each pair, and drops
+//   - the go command's compiler output when the parser or the type
+//     checker reports for the same package,
+//   - every parse error of a file but the first, and the type errors of a
+//     package that does not parse (they follow from the syntax error),
+//   - "could not import" errors when the imported package's own error is
+//     listed, or the package has an error of the go command's (an import
+//     cycle).
+func LoadErrors(pkgs []*packages.Package, dir string) []string {
+	var out []string
 	seen := map[string]bool{}
+	add := func(pos, msg string) {
+		msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n\t", " ")
+		msg = strings.ReplaceAll(msg, "\n", " ")
+		line := msg
+		if pos != "" && pos != "-" {
+			line = relPos(dir, pos) + ": " + msg
+		}
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if len(p.Errors) == 0 {
+			return
+		}
+		var parse, typ, list, compiler []packages.Error
 		for _, e := range p.Errors {
-			msg := e.Error()
-			if seen[msg] {
-				continue
+			switch {
+			case e.Kind == packages.ParseError:
+				parse = append(parse, e)
+			case e.Kind == packages.TypeError:
+				typ = append(typ, e)
+			case (e.Pos == "" || e.Pos == "-") && strings.HasPrefix(e.Msg, "# "):
+				compiler = append(compiler, e)
+			default:
+				list = append(list, e)
 			}
-			seen[msg] = true
-			fmt.Fprintln(os.Stderr, msg)
-			n++
+		}
+		for _, e := range list {
+			if e.Pos == "" || e.Pos == "-" {
+				msg := e.Msg
+				if !strings.Contains(msg, p.PkgPath) {
+					msg = p.PkgPath + ": " + msg
+				}
+				add("", msg)
+			} else {
+				add(e.Pos, e.Msg)
+			}
+		}
+		if len(parse) == 0 && len(typ) == 0 {
+			for _, e := range compiler {
+				addCompilerOutput(e.Msg, add)
+			}
+		}
+		if len(parse) > 0 {
+			first := map[string]bool{}
+			for _, e := range parse {
+				file, _, _ := splitPos(e.Pos)
+				if !first[file] {
+					first[file] = true
+					add(e.Pos, e.Msg)
+				}
+			}
+			return
+		}
+		for _, e := range typ {
+			if path, ok := couldNotImport(e.Msg); ok {
+				if len(list) > 0 {
+					continue
+				}
+				if imp := p.Imports[path]; imp != nil && len(imp.Errors) > 0 {
+					continue
+				}
+			}
+			add(e.Pos, e.Msg)
 		}
 	})
-	return n
+	return out
+}
+
+// addCompilerOutput adds the lines of the go command's compiler output
+// ("# pkg" and then one "file:line:col: message" per line, continued by
+// lines that start with a tab).
+func addCompilerOutput(msg string, add func(pos, msg string)) {
+	var cur string
+	flush := func() {
+		if cur == "" {
+			return
+		}
+		if file, rest, ok := strings.Cut(cur, ": "); ok && strings.Contains(file, ".go:") {
+			add(file, rest)
+		} else {
+			add("", cur)
+		}
+		cur = ""
+	}
+	for _, l := range strings.Split(msg, "\n")[1:] {
+		if strings.HasPrefix(l, "\t") && cur != "" {
+			cur += " " + strings.TrimSpace(l)
+			continue
+		}
+		flush()
+		cur = l
+	}
+	flush()
+}
+
+// couldNotImport returns the import path of a type checker's "could not
+// import path (reason)" error.
+func couldNotImport(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "could not import ")
+	if !ok {
+		return "", false
+	}
+	path, _, _ := strings.Cut(rest, " ")
+	return path, true
+}
+
+// splitPos splits "file:line:column" (or "file:line") into the file and
+// the rest (":line:column").
+func splitPos(pos string) (file, rest string, ok bool) {
+	file = pos
+	for range 2 {
+		j := strings.LastIndexByte(file, ':')
+		if j < 0 {
+			break
+		}
+		if _, err := strconv.Atoi(file[j+1:]); err != nil {
+			break
+		}
+		rest = file[j:] + rest
+		file = file[:j]
+		ok = true
+	}
+	return file, rest, ok
+}
+
+// relPos makes the file name of a position relative to dir when it lies
+// below it.
+func relPos(dir, pos string) string {
+	file, rest, _ := splitPos(pos)
+	return Rel(dir, file) + rest
 }

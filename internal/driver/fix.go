@@ -11,7 +11,6 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 )
 
 // edit is a text edit in byte offsets of one file.
@@ -26,35 +25,24 @@ type fileFix struct {
 	edits []edit
 }
 
-// Fixes applies the first suggested fix of every root diagnostic. A fix
-// whose edits overlap an edit already accepted (other than an identical
-// one, as when two diagnostics of a file add the same import) is skipped
-// whole and counted in skipped. With diffOnly, unified diffs are written to
-// w and no file changes; otherwise each changed file is written through a
-// temporary file and a rename, so that no file is ever left half-written.
-// It returns the number of files changed and of fixes skipped.
-func Fixes(g *checker.Graph, diffOnly bool, w io.Writer) (changed, skipped int, err error) {
+// Fixes applies the first suggested fix of every finding, in the order
+// of the findings (Findings sorts them by position, so the same fixes win
+// in every run). A fix whose edits overlap an edit already accepted (other
+// than an identical one, as when two diagnostics of a file add the same
+// import) is skipped whole and counted in skipped. With diffOnly, unified
+// diffs are written to w and no file changes; otherwise each changed file
+// is written through a temporary file and a rename, so that no file is
+// ever left half-written. It returns the number of files changed and of
+// fixes skipped.
+func Fixes(fs []*Finding, diffOnly bool, w io.Writer) (changed, skipped int, err error) {
 	files := map[string]*fileFix{}
-	seenDiag := map[string]bool{}
 	var order []string
-	for _, act := range g.Roots {
-		if !act.IsRoot || act.Err != nil {
+	for _, f := range Unique(fs) {
+		if len(f.Diag.SuggestedFixes) == 0 {
 			continue
 		}
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			if len(d.SuggestedFixes) == 0 {
-				continue
-			}
-			// A file analyzed in its package and its test variant reports twice.
-			key := fmt.Sprint(fset.Position(d.Pos), act.Analyzer.Name, d.Message)
-			if seenDiag[key] {
-				continue
-			}
-			seenDiag[key] = true
-			if !accept(fset, d.SuggestedFixes[0], files, &order) {
-				skipped++
-			}
+		if !accept(f.Fset(), f.Diag.SuggestedFixes[0], files, &order) {
+			skipped++
 		}
 	}
 	sort.Strings(order)

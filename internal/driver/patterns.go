@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,11 +55,70 @@ func goCmd(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
+// goEnv holds the go command's settings that decide what a directory
+// pattern means.
+type goEnv struct {
+	gomod, gowork, go111module string
+}
+
+// readGoEnv asks the go command, once, for the settings of dir.
+func readGoEnv(dir string) (goEnv, error) {
+	out, err := goCmd(dir, "env", "GOMOD", "GOWORK", "GO111MODULE")
+	if err != nil {
+		return goEnv{}, err
+	}
+	f := strings.Split(out+"\n\n", "\n")
+	return goEnv{gomod: strings.TrimSpace(f[0]), gowork: strings.TrimSpace(f[1]), go111module: strings.TrimSpace(f[2])}, nil
+}
+
+func (e goEnv) workspace() bool { return e.gowork != "" && e.gowork != "off" }
+
+// inModule reports whether the directory lies in a module or a workspace
+// (or the go command is in GOPATH mode, where directories are packages
+// too).
+func (e goEnv) inModule() bool {
+	return e.go111module == "off" || e.workspace() || e.gomod != "" && e.gomod != os.DevNull
+}
+
+// dirPatterns returns the patterns that name directories (not files).
+func dirPatterns(patterns []string) []string {
+	var out []string
+	for _, p := range patterns {
+		if isDirPattern(p) && !strings.HasSuffix(p, ".go") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// noModule is the error for directory patterns outside any module: the go
+// command's own ("directory prefix . does not contain main module", ".
+// matched no packages") does not say why, nor what to do.
+func noModule(dir string, patterns []string) error {
+	abs := absDir(dir, ".")
+	var files []string
+	entries, _ := os.ReadDir(abs)
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			files = append(files, n)
+		}
+	}
+	hint := "file.go"
+	switch {
+	case len(files) > 3:
+		hint = strings.Join(files[:3], " ") + " ..."
+	case len(files) > 0:
+		hint = strings.Join(files, " ")
+	}
+	return fmt.Errorf("no go.mod in %s or any directory above it, so %s names no package: run retrylint inside a Go module (go mod init creates one), or name the Go files: retrylint %s",
+		abs, strings.Join(patterns, " "), hint)
+}
+
 // expandWorkspace adds, in a Go workspace, one pattern <module>/... for each
 // workspace module below the directory of each <dir>/... pattern, and drops
 // the <dir>/... pattern itself when dir lies in no workspace module (the go
 // command rejects it there).
-func expandWorkspace(dir string, patterns []string) ([]string, error) {
+func expandWorkspace(dir string, patterns []string, env goEnv) ([]string, error) {
 	var dirPatterns []string
 	for _, p := range patterns {
 		if (p == "./..." || strings.HasSuffix(p, "/...")) && isDirPattern(p) {
@@ -68,11 +128,7 @@ func expandWorkspace(dir string, patterns []string) ([]string, error) {
 	if len(dirPatterns) == 0 {
 		return patterns, nil
 	}
-	gowork, err := goCmd(dir, "env", "GOWORK")
-	if err != nil {
-		return nil, err
-	}
-	if gowork == "" || gowork == "off" {
+	if !env.workspace() {
 		return patterns, nil
 	}
 	list, err := goCmd(dir, "list", "-m", "-f", "{{.Dir}}")

@@ -239,14 +239,31 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 		if !isNil {
 			return nil
 		}
-	case bNonNil:
-		if isNil {
+	case bNonNil, bUnknown:
+		if b == bNonNil && isNil {
 			return nil
 		}
-	case bUnknown:
+		if isErr && !isNil && f.trackedErr(x) && st.out&oSuccess != 0 {
+			// An error the iteration made on a successful path (an
+			// injected fault, a failure found by other means) that the
+			// loop tests as failure: the iteration failed.
+			o := st.out&oFailure | oLater
+			f.learn(x, st, &st, false)
+			return with(st, o)
+		}
 		f.learn(x, st, &st, isNil)
 	}
 	return []state{st}
+}
+
+// trackedErr reports whether x is an error variable the flow tracks.
+func (f *flow) trackedErr(x ast.Expr) bool {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	i := f.slot(f.a.pass.TypesInfo.Uses[id])
+	return i >= 0 && f.roles[i] == roleErr
 }
 
 // learn records what a nil test showed of an error variable: it is nil,

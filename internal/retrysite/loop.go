@@ -171,7 +171,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
 
 // maxCandidates bounds the calls tried as the attempt of one loop.
-const maxCandidates = 8
+const maxCandidates = 16
 
 // isRetry is the definition: a failure an outage produces, as a test of
 // the attempt's outcome found it, reaches the attempt again; success

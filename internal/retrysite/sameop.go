@@ -160,7 +160,10 @@ func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	// (x += n, size /= 2), not a new value from a channel.
 	outer := v.Pos() < l.body.Pos() || v.Pos() >= l.body.End()
 	for _, d := range a.defsInLoop(l, v) {
-		if outer && d.rhs != nil && a.usesObj(d.rhs, v) {
+		if outer && d.compound {
+			return false // offset += n: the old value, changed
+		}
+		if outer && d.rhs != nil && a.usesObj(d.rhs, v) && !a.handedToCall(d.rhs, v) {
 			return false // size = size / 2: the old value, changed
 		}
 		if outer && d.rhs != nil && a.failedPart(d.rhs) {
@@ -171,6 +174,25 @@ func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 		}
 	}
 	return true
+}
+
+// handedToCall reports whether rhs is a call that is given v itself
+// (spc, err = s.get(spc): the old stream, to reopen it if it failed) and
+// uses v nowhere else: a refreshed handle, not a changed value.
+func (a *analyzer) handedToCall(rhs ast.Expr, v *types.Var) bool {
+	c, ok := unparen(rhs).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	bare := false
+	for _, x := range c.Args {
+		if a.objOf(x) == v {
+			bare = true
+		} else if a.usesObj(x, v) {
+			return false
+		}
+	}
+	return bare && !a.usesObj(c.Fun, v)
 }
 
 // failedPart reports whether e names the failed part of an attempt's
@@ -187,8 +209,9 @@ func (a *analyzer) failedPart(e ast.Expr) bool {
 // def is one assignment to a variable in the loop: its right-hand side,
 // or nil for a change that depends on the old value (x++, x += n, x /= 2).
 type def struct {
-	node ast.Node
-	rhs  ast.Expr
+	node     ast.Node
+	rhs      ast.Expr
+	compound bool // x += rhs: the old value, changed by rhs
 }
 
 func (a *analyzer) invariantDef(l *loop, f *flow, d def, depth int) bool {
@@ -223,7 +246,7 @@ func (a *analyzer) defsInLoop(l *loop, v *types.Var) []def {
 					}
 					switch {
 					case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
-						out = append(out, def{node: n})
+						out = append(out, def{node: n, rhs: n.Rhs[0], compound: true})
 					case len(n.Rhs) == len(n.Lhs):
 						out = append(out, def{node: n, rhs: n.Rhs[i]})
 					default:

@@ -1,82 +1,341 @@
 // Package suppress honours the in-source directives that silence a
 // retrylint diagnostic, so that every driver (the command, go vet,
-// golangci-lint) treats them alike:
+// golangci-lint) treats them alike, and checks them:
 //
-//	//nolint:retrylint           golangci-lint's form; also //nolint:<pass> and a bare //nolint
+//	//nolint:retrylint           golangci-lint's form; also //nolint:<pass>, //nolint:all and a bare //nolint
 //	//lint:ignore <pass> reason  staticcheck's form; <pass> may be a comma list, or retrylint
 //	//retrylint:ignore <pass> reason
 //
 // A directive applies to a diagnostic on its own line (a trailing comment)
-// or on the line below it. The ignore forms need a reason: without one they
-// are not honoured, and the diagnostic stays.
+// or on the line below it. golangci-lint accepts spaces between // and
+// nolint (// nolint:retrylint), and so does retrylint; the ignore forms are
+// written as staticcheck writes them, with no space after //.
+//
+// The ignore forms need a reason: without one they silence nothing. The
+// directives check (Check) reports such a directive, and an ignore
+// directive that silences nothing, as staticcheck does. Unused //nolint
+// directives are left to golangci-lint's nolintlint.
+//
+// Every pass requires Analyzer and reports through Report, which records
+// which directive silenced which pass; Check runs after the passes and
+// reads that record.
 package suppress
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
+	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
 
-// Report reports d through pass unless a directive suppresses it.
+// Analyzer finds the directives of a package; it reports nothing.
+var Analyzer = &analysis.Analyzer{
+	Name:       "suppress",
+	Doc:        "find the directives that silence retrylint diagnostics",
+	URL:        DocURL,
+	ResultType: reflect.TypeFor[*Directives](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		return Parse(pass.Fset, pass.Files), nil
+	},
+}
+
+// DocURL documents the directives.
+const DocURL = "https://github.com/retrylint/retrylint#silencing-a-finding"
+
+// Forms of directive.
+const (
+	NoLint          = "nolint"
+	LintIgnore      = "lint:ignore"
+	RetrylintIgnore = "retrylint:ignore"
+)
+
+// A Directive is one directive comment.
+type Directive struct {
+	Pos, End token.Pos
+	// Form is NoLint, LintIgnore or RetrylintIgnore.
+	Form string
+	// Names are the linters or passes named; nil for a bare //nolint,
+	// which silences every linter.
+	Names []string
+	// Reason is the text after the names of an ignore form.
+	Reason string
+
+	used map[string]bool // passes it silenced; guarded by Directives.mu
+}
+
+// Directives are the directives of a package's files, with a record of
+// which of them silenced a diagnostic. Passes of one package run
+// concurrently: the record is locked.
+type Directives struct {
+	list   []*Directive
+	byLine map[lineKey][]*Directive
+	mu     sync.Mutex
+}
+
+type lineKey struct {
+	file *token.File
+	line int
+}
+
+// Parse finds the directives in files.
+func Parse(fset *token.FileSet, files []*ast.File) *Directives {
+	ds := &Directives{byLine: map[lineKey][]*Directive{}}
+	for _, f := range files {
+		tf := fset.File(f.FileStart)
+		if tf == nil {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				d, ok := parse(c)
+				if !ok {
+					continue
+				}
+				ds.list = append(ds.list, d)
+				k := lineKey{tf, tf.Line(c.Slash)}
+				ds.byLine[k] = append(ds.byLine[k], d)
+			}
+		}
+	}
+	return ds
+}
+
+// parse reads a directive from a comment.
+func parse(c *ast.Comment) (*Directive, bool) {
+	body, ok := strings.CutPrefix(c.Text, "//")
+	if !ok {
+		return nil, false // a /* */ comment
+	}
+	d := &Directive{Pos: c.Pos(), End: c.End()}
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), NoLint); ok {
+		d.Form = NoLint
+		switch {
+		case rest == "" || rest[0] == ' ' || rest[0] == '\t':
+			return d, true // bare: every linter
+		case rest[0] == ':':
+			list, _, _ := strings.Cut(rest[1:], " ")
+			list, _, _ = strings.Cut(list, "\t")
+			d.Names = splitNames(list)
+			return d, true
+		}
+		return nil, false // //nolintx
+	}
+	for _, form := range []string{LintIgnore, RetrylintIgnore} {
+		rest, ok := strings.CutPrefix(body, form)
+		if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			continue
+		}
+		d.Form = form
+		if fields := strings.Fields(rest); len(fields) > 0 {
+			d.Names = splitNames(fields[0])
+			d.Reason = strings.Join(fields[1:], " ")
+		}
+		return d, true
+	}
+	return nil, false
+}
+
+func splitNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// names reports whether the directive names the pass: by its name, as
+// retrylint (every pass), or, for //nolint, as all or with no list.
+func (d *Directive) names(pass string) bool {
+	if d.Form == NoLint && d.Names == nil {
+		return true
+	}
+	for _, n := range d.Names {
+		if n == pass || n == "retrylint" || d.Form == NoLint && n == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+// silences reports whether the directive silences the pass's diagnostics:
+// it names the pass and, for the ignore forms, gives a reason.
+func (d *Directive) silences(pass string) bool {
+	return d.names(pass) && (d.Form == NoLint || d.Reason != "")
+}
+
+// Lookup returns the directive that silences a diagnostic of the pass at
+// pos, if any, without recording it as used.
+func (ds *Directives) Lookup(fset *token.FileSet, pos token.Pos, pass string) (*Directive, bool) {
+	for _, d := range ds.at(fset, pos) {
+		if d.silences(pass) {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// at returns the directives that apply to pos: on its line and the line
+// above.
+func (ds *Directives) at(fset *token.FileSet, pos token.Pos) []*Directive {
+	tf := fset.File(pos)
+	if tf == nil {
+		return nil
+	}
+	line := tf.Line(pos)
+	out := append([]*Directive(nil), ds.byLine[lineKey{tf, line}]...)
+	return append(out, ds.byLine[lineKey{tf, line - 1}]...)
+}
+
+// silence reports whether a directive silences a diagnostic of the pass
+// at pos, and records every such directive as used by the pass.
+func (ds *Directives) silence(fset *token.FileSet, pos token.Pos, pass string) bool {
+	found := false
+	for _, d := range ds.at(fset, pos) {
+		if !d.silences(pass) {
+			continue
+		}
+		found = true
+		ds.mu.Lock()
+		if d.used == nil {
+			d.used = map[string]bool{}
+		}
+		d.used[pass] = true
+		ds.mu.Unlock()
+	}
+	return found
+}
+
+// List returns the directives in source order.
+func (ds *Directives) List() []*Directive { return ds.list }
+
+// Report reports d through pass unless a directive silences it.
 func Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if !Suppressed(pass, d) {
 		pass.Report(d)
 	}
 }
 
-// Suppressed reports whether a directive silences d for the pass.
+// Suppressed reports whether a directive silences d for the pass, and
+// records the directive as used. A pass that does not require Analyzer
+// still has its directives honoured, but not recorded.
 func Suppressed(pass *analysis.Pass, d analysis.Diagnostic) bool {
-	tf := pass.Fset.File(d.Pos)
-	if tf == nil {
-		return false
+	ds, _ := pass.ResultOf[Analyzer].(*Directives)
+	if ds == nil {
+		for _, f := range pass.Files {
+			if f.FileStart <= d.Pos && d.Pos <= f.FileEnd {
+				ds = Parse(pass.Fset, []*ast.File{f})
+				break
+			}
+		}
+		if ds == nil {
+			return false
+		}
 	}
-	line := tf.Line(d.Pos)
-	for _, f := range pass.Files {
-		if f.FileStart > d.Pos || d.Pos > f.FileEnd {
+	return ds.silence(pass.Fset, d.Pos, pass.Analyzer.Name)
+}
+
+// Check returns the directives check for the passes that run, of the
+// passes named in known (every retrylint pass): it runs after them on
+// each package and reports the ignore directives meant for retrylint
+// (naming a known pass, or retrylint) that have no reason, and those that
+// silenced nothing. A directive that names a pass that does not run
+// (switched off) is not judged unused, nor is one that names retrylint
+// unless every known pass runs. It reports under the name "directives".
+func Check(passes []*analysis.Analyzer, known []string) *analysis.Analyzer {
+	running := map[string]bool{}
+	for _, p := range passes {
+		running[p.Name] = true
+	}
+	all := true
+	names := map[string]bool{}
+	for _, n := range known {
+		names[n] = true
+		all = all && running[n]
+	}
+	return &analysis.Analyzer{
+		Name:     "directives",
+		Doc:      checkDoc,
+		URL:      DocURL,
+		Requires: append([]*analysis.Analyzer{Analyzer}, passes...),
+		Run: func(pass *analysis.Pass) (any, error) {
+			check(pass, names, running, all)
+			return nil, nil
+		},
+	}
+}
+
+const checkDoc = `report lint:ignore directives with no reason or no effect
+
+A //lint:ignore or //retrylint:ignore directive that names a retrylint pass
+(or retrylint, for every pass) must give a reason after the names; without
+one it silences nothing, and the directives check says so. A directive with
+a reason that silences no diagnostic on its line or the line below is
+reported too, so that stale directives do not pile up (staticcheck reports
+its own the same way). //nolint directives are golangci-lint's: its
+nolintlint linter reports those that are unused.`
+
+// Diagnostic categories of the directives check.
+const (
+	CatNoReason = "no_reason"
+	CatUnused   = "unused_directive"
+)
+
+func check(pass *analysis.Pass, known, running map[string]bool, all bool) {
+	ds, _ := pass.ResultOf[Analyzer].(*Directives)
+	if ds == nil {
+		return
+	}
+	for _, d := range ds.list {
+		if d.Form == NoLint {
 			continue
 		}
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				cl := tf.Line(c.Slash)
-				if (cl == line || cl == line-1) && matches(c, pass.Analyzer.Name) {
-					return true
+		var mine []string
+		judged := true
+		for _, n := range d.Names {
+			if n == "retrylint" || known[n] {
+				mine = append(mine, n)
+				judged = judged && (n == "retrylint" && all || running[n])
+			}
+		}
+		text := "//" + d.Form
+		switch {
+		case len(d.Names) == 0 && d.Form == RetrylintIgnore:
+			pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: CatNoReason,
+				Message: text + " names no pass and gives no reason, so it silences nothing: write //retrylint:ignore <pass> <reason>"})
+		case len(mine) == 0:
+			// Another tool's directive (staticcheck's checks).
+		case d.Reason == "":
+			pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: CatNoReason,
+				Message: fmt.Sprintf("%s %s gives no reason, so it silences nothing: say why after the pass name", text, strings.Join(d.Names, ","))})
+		case judged:
+			ds.mu.Lock()
+			used := false
+			for _, n := range mine {
+				if n == "retrylint" {
+					used = used || len(d.used) > 0
+				} else {
+					used = used || d.used[n]
 				}
+			}
+			ds.mu.Unlock()
+			if !used {
+				pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: CatUnused,
+					Message: fmt.Sprintf("%s %s silences nothing: no %s diagnostic on its line or the next; remove it", text, strings.Join(mine, ","), passList(mine))})
 			}
 		}
 	}
-	return false
 }
 
-// matches reports whether the comment c is a directive that silences the
-// pass name.
-func matches(c *ast.Comment, name string) bool {
-	text := strings.TrimPrefix(c.Text, "//")
-	switch {
-	case strings.HasPrefix(text, "nolint"):
-		rest := strings.TrimPrefix(text, "nolint")
-		if rest == "" || rest[0] == ' ' || rest[0] == '\t' {
-			return true // a bare //nolint silences every linter
-		}
-		if rest[0] != ':' {
-			return false
-		}
-		list, _, _ := strings.Cut(rest[1:], " ")
-		return listed(list, name)
-	case strings.HasPrefix(text, "lint:ignore "), strings.HasPrefix(text, "retrylint:ignore "):
-		_, rest, _ := strings.Cut(text, " ")
-		fields := strings.Fields(rest)
-		return len(fields) >= 2 && listed(fields[0], name)
+// passList names the passes a directive was meant for, for a message.
+func passList(names []string) string {
+	if len(names) == 1 && names[0] == "retrylint" {
+		return "retrylint"
 	}
-	return false
-}
-
-func listed(list, name string) bool {
-	for _, n := range strings.Split(list, ",") {
-		n = strings.TrimSpace(n)
-		if n == name || n == "retrylint" {
-			return true
-		}
-	}
-	return false
+	return strings.Join(names, " or ")
 }

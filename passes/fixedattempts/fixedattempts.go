@@ -37,7 +37,7 @@ func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
 		Name:     "fixedattempts",
 		Doc:      docsection.Must(doc, "fixedattempts"),
 		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/fixedattempts",
-		Requires: []*analysis.Analyzer{site},
+		Requires: []*analysis.Analyzer{site, suppress.Analyzer},
 		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }

@@ -30,7 +30,7 @@ func New() *analysis.Analyzer {
 		Name:     "freshtimeout",
 		Doc:      docsection.Must(doc, "freshtimeout"),
 		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
-		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Requires: []*analysis.Analyzer{inspect.Analyzer, suppress.Analyzer},
 		Run:      run,
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -29,7 +30,7 @@ func New(amp *analysis.Analyzer) *analysis.Analyzer {
 		Name:     "nestedretry",
 		Doc:      docsection.Must(doc, "nestedretry"),
 		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/nestedretry",
-		Requires: []*analysis.Analyzer{amp},
+		Requires: []*analysis.Analyzer{amp, suppress.Analyzer},
 		Run:      run,
 	}
 }
@@ -127,7 +128,7 @@ func report(pass *analysis.Pass, a *amplify.SiteAmp) {
 		Message:  Message(a),
 	}
 	for _, st := range a.Chain[1:] {
-		if p := amplify.Pos(pass.Fset, st.Pos); p.IsValid() {
+		if p := srcpos.Pos(pass.Fset, st.Pos); p.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos:     p,
 				Message: fmt.Sprintf("%s retries here (%s)", st.Func, st.Factor),

@@ -49,7 +49,7 @@ func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
 		Name:      "nonidempotent",
 		Doc:       docsection.Must(doc, "nonidempotent"),
 		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/nonidempotent",
-		Requires:  []*analysis.Analyzer{inspect.Analyzer, site},
+		Requires:  []*analysis.Analyzer{inspect.Analyzer, site, suppress.Analyzer},
 		FactTypes: []analysis.Fact{new(KeyFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			h := newHeaderFlag(DefaultHeaders)

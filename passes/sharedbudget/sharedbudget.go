@@ -33,7 +33,7 @@ func New(site *analysis.Analyzer) *analysis.Analyzer {
 		Name:     "sharedbudget",
 		Doc:      docsection.Must(doc, "sharedbudget"),
 		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/sharedbudget",
-		Requires: []*analysis.Analyzer{site, inspect.Analyzer},
+		Requires: []*analysis.Analyzer{site, inspect.Analyzer, suppress.Analyzer},
 		Run:      run,
 	}
 }
