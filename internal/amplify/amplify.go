@@ -46,6 +46,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -461,7 +462,7 @@ func (c *computer) siteAmp(fd *ast.FuncDecl, s *retrysite.Site, inner value) *Si
 		Factor:   factor,
 		Budget:   budget,
 		Deadline: c.knowsDeadline(fd),
-		Deps:     deps(s),
+		Deps:     c.deps(s),
 	}
 	step.Dep = depNames(step.Deps)
 	amp := &SiteAmp{Site: s, Step: step, Inner: inner.m, Exempt: s.Exempt}
@@ -883,7 +884,7 @@ func siteName(s *retrysite.Site) string {
 }
 
 // deps returns the dependencies a site's attempts target, once each.
-func deps(s *retrysite.Site) []retrysite.Dep {
+func (c *computer) deps(s *retrysite.Site) []retrysite.Dep {
 	var out []retrysite.Dep
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
@@ -891,9 +892,30 @@ func deps(s *retrysite.Site) []retrysite.Dep {
 			continue
 		}
 		seen[at.Dep.Key] = true
-		out = append(out, at.Dep)
+		d := at.Dep
+		d.Key = c.stableKey(d.Key)
+		out = append(out, d)
 	}
 	return out
+}
+
+// stableKey replaces a token.Pos in a dependency key ("var:c@2165260", a
+// local variable) by the position it stands for: token.Pos values depend
+// on the order files were loaded in, and facts must not.
+func (c *computer) stableKey(key string) string {
+	i := strings.LastIndexByte(key, '@')
+	if i < 0 {
+		return key
+	}
+	n, err := strconv.Atoi(key[i+1:])
+	if err != nil || n <= 0 {
+		return key
+	}
+	p := c.pass.Fset.Position(token.Pos(n))
+	if !p.IsValid() {
+		return key
+	}
+	return fmt.Sprintf("%s@%s:%d:%d", key[:i], filepath.Base(p.Filename), p.Line, p.Column)
 }
 
 func depNames(deps []retrysite.Dep) string {
