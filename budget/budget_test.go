@@ -166,11 +166,24 @@ func TestNoAllocations(t *testing.T) {
 
 // TestConcurrentExact hammers one budget from many goroutines with the clock
 // stopped, so the floor pays exactly one retry, and checks that the totals
-// reconcile exactly: every unit deposited is withdrawn or still banked.
+// reconcile exactly: every unit deposited is withdrawn or still banked, in
+// the shared bucket or in a CPU's share. Then it checks that what is left
+// is found: within one pooling period of refusals, every whole token left
+// on any CPU pays a retry, and less than one token remains.
 func TestConcurrentExact(t *testing.T) {
+	for _, spread := range []bool{false, true} {
+		clock := new(fakeClock)
+		b := newFake(clock, Ratio(0.1), Cap(1e6)) // the Cap is never reached
+		if spread {
+			b.compact.Store(nil) // spread from the start, whatever collides
+		}
+		t.Logf("spread from the start: %v", spread)
+		concurrentExact(t, b)
+	}
+}
+
+func concurrentExact(t *testing.T, b *Budget) {
 	const goroutines, perG, retries = 8, 20_000, 3
-	clock := new(fakeClock)
-	b := newFake(clock, Ratio(0.1), Cap(1e6)) // the Cap is never reached
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	tries := 0
@@ -203,13 +216,36 @@ func TestConcurrentExact(t *testing.T) {
 	}
 	deposited := int64(s.Requests) * b.ratio
 	const floor = 1 // the clock never moved
-	if got, want := b.tokens.Load(), deposited-int64(s.RetriesAllowed-floor)*unit; got != want {
-		t.Errorf("bucket holds %d units, want deposits %d - withdrawals %d = %d", got, deposited, s.RetriesAllowed-floor, want)
+	left := deposited - int64(s.RetriesAllowed-floor)*unit
+	if got := banked(b); got != left {
+		t.Errorf("bucket and shares hold %d units, want deposits %d - withdrawals %d = %d", got, deposited, s.RetriesAllowed-floor, left)
 	}
-	if b.tokens.Load() >= unit {
-		t.Errorf("a whole token (%d units) was left while retries were refused", b.tokens.Load())
+
+	// Quiescent now: one pooling period of calls finds every whole token.
+	calls := poolEvery*(len(b.all())/poolWidth+1) + 1
+	extra := 0
+	for i := 0; i < calls; i++ {
+		if b.TryRetry() {
+			extra++
+		}
 	}
-	t.Logf("%d goroutines: %+v", goroutines, s)
+	if int64(extra) != left/unit {
+		t.Errorf("%d more retries allowed after the goroutines ended, want %d (%d units left)", extra, left/unit, left)
+	}
+	if got := banked(b); got != left%unit {
+		t.Errorf("%d units left after pooling, want %d", got, left%unit)
+	}
+	t.Logf("%d goroutines, %d shares (spread %v): %+v, %d units left, %d paid after", goroutines, len(b.all()), spread(b), s, left, extra)
+}
+
+// banked returns the units of credit in the bucket: the shared part and
+// every CPU's share.
+func banked(b *Budget) int64 {
+	shared, shares := b.balance()
+	for _, c := range shares {
+		shared += c
+	}
+	return shared
 }
 
 // TestConcurrentBounds hammers a small budget on the real clock while

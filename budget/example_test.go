@@ -86,22 +86,46 @@ func ExampleRegistry() {
 	// payments: 50 requests, 6 retries, 50 refused, 0.0 tokens left
 }
 
-// Exporting every budget's Stats with expvar, without this package
-// depending on it. A Prometheus collector would do the same in Collect:
-// call Each and emit RetriesAllowed and RetriesRefused as counters and
-// Tokens as a gauge, labelled with the dependency.
+// Exporting every budget's metrics with expvar, without this package
+// depending on it: the retries refused, the bank's utilisation, the achieved
+// retry ratio, the tokens and the p99 attempt time, per dependency.
+func ExampleRegistry_Metrics() {
+	retries := budget.NewRegistry(budget.MinPerSecond(0))
+	payments, inventory := retries.For("payments"), retries.For("inventory")
+	for i := 0; i < 20; i++ {
+		payments.OnRequest()
+		inventory.OnRequest()
+	}
+	for i := 0; i < 3; i++ {
+		payments.TryRetry() // two paid, one refused
+	}
+
+	vars := expvar.Func(func() any { return retries.Metrics() })
+	// At start-up, once: expvar.Publish("retry_budgets", vars)
+	// serves it on /debug/vars.
+	fmt.Println(vars.String())
+	// Output: {"inventory":{"requests":20,"retries_allowed":0,"retries_refused":0,"retry_ratio":0,"utilisation":0.98,"tokens":2,"latency_p99_seconds":0},"payments":{"requests":20,"retries_allowed":2,"retries_refused":1,"retry_ratio":0.1,"utilisation":1,"tokens":0,"latency_p99_seconds":0}}
+}
+
+// A Prometheus collector does the same in its Collect method: call Each
+// and emit the counters as counters and the rest as gauges, labelled with
+// the dependency.
 func ExampleRegistry_Each() {
 	retries := budget.NewRegistry()
 	retries.For("payments").OnRequest()
 	retries.For("inventory").OnRequest()
 
-	stats := expvar.Func(func() any {
-		m := make(map[string]budget.Stats)
-		retries.Each(func(dependency string, b *budget.Budget) { m[dependency] = b.Stats() })
-		return m
+	retries.Each(func(dependency string, b *budget.Budget) {
+		m := b.Metrics()
+		fmt.Printf("retry_budget_requests_total{dependency=%q} %d\n", dependency, m.Requests)
+		fmt.Printf("retry_budget_retries_refused_total{dependency=%q} %d\n", dependency, m.RetriesRefused)
+		fmt.Printf("retry_budget_utilisation{dependency=%q} %g\n", dependency, m.Utilisation)
 	})
-	// At start-up, once: expvar.Publish("retry_budgets", stats)
-	// serves it on /debug/vars.
-	fmt.Println(stats.String())
-	// Output: {"inventory":{"Requests":1,"RetriesAllowed":0,"RetriesRefused":0,"Tokens":0.1},"payments":{"Requests":1,"RetriesAllowed":0,"RetriesRefused":0,"Tokens":0.1}}
+	// Output:
+	// retry_budget_requests_total{dependency="inventory"} 1
+	// retry_budget_retries_refused_total{dependency="inventory"} 0
+	// retry_budget_utilisation{dependency="inventory"} 0.999
+	// retry_budget_requests_total{dependency="payments"} 1
+	// retry_budget_retries_refused_total{dependency="payments"} 0
+	// retry_budget_utilisation{dependency="payments"} 0.999
 }

@@ -140,11 +140,15 @@ type fnode struct {
 	arrives bool
 }
 
+// maxBlockStates bounds the states a flow keeps apart at one block.
+const maxBlockStates = 24
+
 // maxFlowNodes bounds the work of one flow.
 const maxFlowNodes = 4000
 
-// run explores the paths from the attempt.
-func (f *flow) run() {
+// run explores the paths from the attempt, which starts with the
+// outcomes start (oAll: any).
+func (f *flow) run(start outcome) {
 	f.graph = make(map[fkey]*fnode)
 	idx := -1
 	for i, n := range f.start.Nodes {
@@ -155,7 +159,7 @@ func (f *flow) run() {
 	if idx < 0 {
 		return
 	}
-	st := state{out: oAll}
+	st := state{out: start}
 	st = f.bindAttempt(f.node, st)
 	f.root = fkey{block: f.start.Index, from: idx + 1, st: st}
 	// The attempt in a condition (if call() == nil, for call() != nil):
@@ -164,6 +168,7 @@ func (f *flow) run() {
 	work := []fkey{f.root}
 	f.graph[f.root] = &fnode{}
 	exitSeen := map[exitKey]int{}
+	perBlock := map[int32]int{}
 	guardSeen := map[*ast.CallExpr]bool{}
 	for len(work) > 0 {
 		if len(f.graph) > maxFlowNodes {
@@ -206,7 +211,7 @@ func (f *flow) run() {
 					break
 				}
 			}
-			for _, c := range f.a.guardCalls(n) {
+			for _, c := range f.l.guardsOf(f.a, n) {
 				if c == f.call {
 					continue // a circuit breaker running the attempt
 				}
@@ -249,10 +254,17 @@ func (f *flow) run() {
 			if e.node != nil && e.st.out&oTransient != 0 && f.exitsDirectly(to) {
 				f.recordExit(exitSeen, e)
 			}
-			nk := fkey{block: to.Index, from: 0, st: e.st}
+			st := e.st
+			if perBlock[to.Index] >= maxBlockStates {
+				// Too many ways to get here: forget what the variables
+				// hold (the outcomes stay), so the states stay few.
+				st.vals = [maxSlots]binding{}
+			}
+			nk := fkey{block: to.Index, from: 0, st: st}
 			fn.succ = append(fn.succ, nk)
 			if f.graph[nk] == nil {
 				f.graph[nk] = &fnode{}
+				perBlock[to.Index]++
 				work = append(work, nk)
 			}
 		}
@@ -796,4 +808,17 @@ func (f *flow) advanced(e exit, o types.Object) bool {
 		}
 	}
 	return true
+}
+
+// guardsOf returns the budget checks of a CFG node, found once per loop.
+func (l *loop) guardsOf(a *analyzer, n ast.Node) []*ast.CallExpr {
+	if l.guards == nil {
+		l.guards = map[ast.Node][]*ast.CallExpr{}
+	}
+	gs, ok := l.guards[n]
+	if !ok {
+		gs = a.guardCalls(n)
+		l.guards[n] = gs
+	}
+	return gs
 }

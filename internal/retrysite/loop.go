@@ -71,6 +71,10 @@ type loop struct {
 	unwrapped   map[types.Object]bool            // targets of errors.As and type assertions in the body
 	setBy       map[types.Object]*ast.CallExpr   // variables the body assigns from a call: the call
 	stmtOf      map[ast.Node]ast.Stmt            // a CFG node's statement in a statement list of the body
+	condNodes   map[types.Object]bool            // variables the loop's conditions (or values they test) use
+	condCalls   []*ast.CallExpr                  // calls in those conditions
+	guards      map[ast.Node][]*ast.CallExpr     // the budget checks of each CFG node, found on first use
+	rel         map[types.Object]bool            // the variables the conditions depend on, found on first use
 }
 
 // loopSite returns the retry site of the loop at cur, or nil if the loop is
@@ -104,7 +108,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 			} else if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			}
-			if l.over == nil {
+			if l.over == nil || !a.isEndpoints(s.X, l.over) {
 				return nil
 			}
 		default:
@@ -129,15 +133,30 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	a.indexLoop(l)
 
 	var f *flow
-	for i, call := range cands {
-		if i == maxCandidates {
+	tried := 0
+	for _, call := range cands {
+		if tried == maxCandidates {
 			break
 		}
+		if !a.outcomeTested(l, call) {
+			continue
+		}
+		tried++
 		c := a.newFlow(l, call)
 		if c == nil {
 			continue
 		}
-		c.run()
+		if !a.hasStatus(call) {
+			// Without a status to test, only an error can go round: a
+			// cheap first look that follows errors alone, since most
+			// candidates leave on every error (decoding, reading loops).
+			c.run(oErr)
+			if c.arriveSeen&oErr == 0 {
+				continue
+			}
+			c = a.newFlow(l, call)
+		}
+		c.run(oAll)
 		if debugFlow {
 			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "leave", c.leave, "nodes", len(c.graph))
 		}
@@ -169,6 +188,109 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 }
 
 var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
+
+// hasStatus reports whether a call returns a value with a status (a
+// StatusCode field or method): a response whose status a loop may retry.
+func (a *analyzer) hasStatus(call *ast.CallExpr) bool {
+	tv, ok := a.pass.TypesInfo.Types[call]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	var ts []types.Type
+	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		for v := range tuple.Variables() {
+			ts = append(ts, v.Type())
+		}
+	} else {
+		ts = []types.Type{tv.Type}
+	}
+	for _, t := range ts {
+		for _, name := range []string{"StatusCode", "Status", "Code"} {
+			if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, name); obj != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// outcomeTested reports whether the loop can test what the call returned:
+// the call is in a condition, or a variable it assigns is used in one (of
+// an if, a switch, a case, the loop's condition), or in a call that a
+// condition may test the result of. A call whose results nothing looks at
+// cannot be what the loop retries.
+func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
+	if l.condNodes == nil {
+		l.condNodes = map[types.Object]bool{}
+		mark := func(e ast.Node) {
+			if e == nil {
+				return
+			}
+			astx.InspectNoLit(e, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Ident:
+					if o := a.pass.TypesInfo.Uses[n]; o != nil {
+						l.condNodes[o] = true
+					}
+				case *ast.CallExpr:
+					l.condCalls = append(l.condCalls, n)
+				}
+				return true
+			})
+		}
+		if fs, ok := l.stmt.(*ast.ForStmt); ok {
+			mark(fs.Cond)
+		}
+		astx.InspectNoLit(l.body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IfStmt:
+				mark(n.Cond)
+			case *ast.SwitchStmt:
+				mark(n.Tag)
+				for _, c := range n.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						mark(e)
+					}
+				}
+			case *ast.TypeSwitchStmt:
+				mark(n.Assign)
+			case *ast.CommClause:
+				mark(n.Comm)
+			case *ast.AssignStmt:
+				// ok := errors.As(err, &e), st := status(err): the value a
+				// condition tests later.
+				if len(n.Rhs) == 1 {
+					mark(n.Rhs[0])
+				}
+			}
+			return true
+		})
+	}
+	for _, c := range l.condCalls {
+		if c == call || containsNode(c, call) {
+			return true
+		}
+	}
+	found := false
+	for _, b := range l.g.Blocks {
+		if found || !l.in[b.Index] {
+			continue
+		}
+		for _, n := range b.Nodes {
+			if !containsNode(n, call) {
+				continue
+			}
+			lhs, _ := assignParts(n)
+			for _, e := range lhs {
+				if o := a.objOf(e); o != nil && l.condNodes[o] {
+					found = true
+				}
+			}
+			break
+		}
+	}
+	return found
+}
 
 // maxCandidates bounds the calls tried as the attempt of one loop.
 const maxCandidates = 16
@@ -582,10 +704,93 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	if v, ok := l.counter.(*types.Var); ok {
 		f.track(v)
 	}
+	rel := a.relevant(l)
 	for _, v := range l.assigned {
-		f.track(v)
+		if rel[v] {
+			f.track(v)
+		}
 	}
 	return f
+}
+
+// relevant returns the variables whose values a condition of the loop can
+// depend on: those the conditions use, and, again, those assigned to
+// them. Tracking others would only multiply the states of a flow.
+func (a *analyzer) relevant(l *loop) map[types.Object]bool {
+	if l.rel != nil {
+		return l.rel
+	}
+	rel := map[types.Object]bool{}
+	add := func(e ast.Node) {
+		if e == nil {
+			return
+		}
+		astx.InspectNoLit(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := a.pass.TypesInfo.Uses[id]; o != nil {
+					rel[o] = true
+				}
+			}
+			return true
+		})
+	}
+	var assigns []*ast.AssignStmt
+	if fs, ok := l.stmt.(*ast.ForStmt); ok {
+		add(fs.Cond)
+	}
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			add(n.Cond)
+		case *ast.SwitchStmt:
+			add(n.Tag)
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					add(e)
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			add(n.Assign)
+		case *ast.CommClause:
+			add(n.Comm)
+		case *ast.AssignStmt:
+			assigns = append(assigns, n)
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if i < len(n.Values) {
+					assigns = append(assigns, &ast.AssignStmt{Lhs: []ast.Expr{id}, Tok: token.DEFINE, Rhs: []ast.Expr{n.Values[i]}})
+				}
+			}
+		}
+		return true
+	})
+	for changed := true; changed; {
+		changed = false
+		for _, as := range assigns {
+			hit := false
+			for _, l := range as.Lhs {
+				if o := a.objOf(l); o != nil && rel[o] {
+					hit = true
+				}
+			}
+			if !hit {
+				continue
+			}
+			for _, r := range as.Rhs {
+				before := len(rel)
+				add(r)
+				changed = changed || len(rel) != before
+			}
+			for _, l := range as.Lhs {
+				if o := a.objOf(l); o != nil && !rel[o] {
+					rel[o] = true
+					changed = true
+				}
+			}
+		}
+	}
+	l.rel = rel
+	return rel
 }
 
 // conflictOnly says why a loop is exempt when every failure it retries

@@ -3,16 +3,81 @@
 // reports nothing; every retrylint pass Requires it and judges its result.
 //
 // A retry site is one of
-//   - a hand-written retry loop: a for statement whose body makes an
-//     attempt (a call whose results include an error), leaves the loop when
-//     the attempt succeeds, and reaches the next iteration when it fails;
-//   - a call or configuration of a retry library (see package retryapi);
+//   - a hand-written retry loop (see Definition);
+//   - a call or configuration of a retry library (library.go holds what the
+//     analysis knows of each library);
 //   - a call of a retry helper of the user's own code: a function that
 //     retries a call of one of its function parameters, known through a
 //     HelperFact, also across packages.
 //
 // For each site it records the attempt bound, the backoff, the budget guard
-// if any, and the dependency each attempt targets.
+// if any, and the dependency each attempt targets; for loops, LoopFacts
+// says what the definition found (the attempt, the kinds of failure that
+// reach the next attempt, where the failing paths meet, the guards).
+//
+// # Definition
+//
+// A for statement (for {}, for cond {}, a counted for, or a range over an
+// integer; a range over a list only as failover, below) is a retry loop
+// when one call of its body, the attempt, satisfies all of these on the
+// loop's control-flow graph:
+//
+//  1. The attempt can fail: its results include an error, a response, a
+//     channel of errors or a value that carries an error, and it is not
+//     local work (a standard package that does no I/O of a dependency, an
+//     error's own method, or a function of the package whose error calls
+//     are all of those).
+//  2. A failure reaches the attempt again: following every path forward
+//     from the attempt, with what each condition on the way says of its
+//     outcome, some path on which a test looked at the outcome and found
+//     a failure an outage produces (an error, a 429, 408 or 5xx status)
+//     arrives at the attempt again through the loop's head. What counts as
+//     failure is what the code tests as failure: a non-nil error, also
+//     classified (errors.Is, errors.As, a type assertion, a predicate of
+//     the error such as isRetryable(err)); the status of the attempt's
+//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess());
+//     a verdict returned with the attempt whose name says it wants a retry
+//     (retry, err := try()); an error carried in a result (res.Err,
+//     iter.Err()) or received from the attempt's channel; the failure of
+//     reading the attempt's stream. Conditions the analysis does not
+//     understand keep both outcomes on both sides.
+//  3. Success never reaches the attempt again, and can leave the loop (by
+//     return, break, goto or the loop condition). A loop whose success goes
+//     on to the next item, tick or page is no retry loop.
+//  4. The attempt repeats the same operation: its inputs do not depend on
+//     what earlier iterations did. A request rebuilt each iteration from
+//     loop-invariant values, a handle looked up again, the attempt's number
+//     handed on, the failed part of the work (toRetry) are the same
+//     operation; a page token, an offset, the counter as an index, a
+//     halved size, a new value from a channel are not; nor is a loop that
+//     refuses to repeat an input that failed.
+//
+// Failover is a retry: a range over a list of endpoints (servers, brokers,
+// addresses, by the list's or its elements' names) whose element is the
+// attempt's target, or an index of such a list by the counter, with the
+// bound "up to len(list) attempts". An attempt inside a loop nested in the
+// retry loop is retried by the outer loop when it reaches the attempt again
+// through the outer loop's head; an inner failover of the same attempt is
+// folded into the outer site.
+//
+// The failures a path finds later in the iteration are told apart: a
+// failure of decoding the attempt's answer, io.EOF (the data ended) and a
+// failure of a later call (an open after a dial) are failures, so success
+// did not arrive, but not failures an outage produces by themselves.
+//
+// A loop's bound is read from the exits a failing path passes on its way
+// to the next attempt: a counter compared with a limit (constants and
+// locals assigned once from a constant fold; an attempt made once before
+// the loop counts), a clock or a context, an exit decided by a call it
+// asks (a policy: "as many attempts as r.Retry allows"). Exits that only
+// sort the failures do not bound the transient ones; a loop with no other
+// exit is unbounded.
+//
+// A retry loop is guarded when every failing path that reaches the next
+// attempt asks a budget (GuardRole says whether before each attempt or
+// after a failure), and the budget outlives the call: a counter made by
+// the function itself is no budget. A loop whose failures all first passed
+// a test for a concurrency conflict is exempt.
 package retrysite
 
 import (

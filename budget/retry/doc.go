@@ -1,0 +1,50 @@
+// Package retry runs an operation with retries that a failing dependency
+// can afford: attempts counted from the first, exponential backoff with
+// full jitter, a classifier of retryable errors, the dependency's retry
+// budget asked before each retry, the context checked before each attempt
+// and during each wait, no retry that cannot finish before the deadline,
+// and the dependency's Retry-After honoured within the deadline and the
+// budget.
+//
+//	var inventoryBudget = budget.New() // one per dependency
+//
+//	func getStock(ctx context.Context, id string) (*Stock, error) {
+//		return retry.DoValue(ctx, retry.Policy{
+//			MaxAttempts:  4,
+//			InitialDelay: 50 * time.Millisecond,
+//			MaxDelay:     time.Second,
+//			Budget:       inventoryBudget,
+//			ShouldRetry:  isTransient,
+//			RetryAfter:   retry.HTTPRetryAfter,
+//		}, func(ctx context.Context) (*Stock, error) {
+//			return inventory.Get(ctx, id)
+//		})
+//	}
+//
+// A budget keeps the load that retries add to a failing dependency at
+// 1 + Ratio (1.1× by default) however long the outage lasts; MaxAttempts
+// alone would multiply it by MaxAttempts at each layer of retries. When the
+// budget, the deadline, the classifier or the attempt count stops the
+// retries, Do returns the error of the last attempt, unchanged.
+//
+// # Deadlines
+//
+// When the context has a deadline, Do refuses a retry for which now + the
+// wait + the dependency's observed p99 attempt time reaches the deadline,
+// and returns at once, freeing the caller instead of making it wait for an
+// attempt that would be cut off. The p99 comes from the budget
+// (budget.Budget.LatencyQuantile): Do records the duration of each first
+// attempt that succeeds, the healthy traffic whose service time a retry
+// needs; failed attempts and retries are not recorded, so that an outage
+// does not stretch the estimate. Without a budget, or before any first
+// attempt has succeeded, only the wait is checked.
+//
+// # Errors
+//
+// An invalid Policy (MaxAttempts below 1, a negative delay, a MaxDelay
+// below InitialDelay), a nil context or a nil operation make Do return an
+// error wrapping ErrInvalidPolicy before any attempt; Do never panics on
+// them.
+//
+// The package imports only the standard library and the budget package.
+package retry
