@@ -17,7 +17,7 @@ import (
 // bound the retries of the transient ones, and a budget's refusal is a
 // guard, not a bound.
 func (a *analyzer) loopBound(l *loop, f *flow) Bound {
-	if r, ok := l.stmt.(*ast.RangeStmt); ok {
+	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
 		if l.list != nil {
 			n := "len(" + a.render(r.X) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}
@@ -28,8 +28,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 	if a.attemptBeforeLoop(l, f) {
 		pre = 1
 	}
-	fs := l.stmt.(*ast.ForStmt)
-	if fs.Cond != nil && l.counter != nil {
+	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Cond != nil && l.counter != nil {
 		start := a.counterStart(l)
 		for _, c := range conjuncts(fs.Cond) {
 			b, ok := c.(*ast.BinaryExpr)
@@ -84,6 +83,8 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 		return a.offset(*cond, pre)
 	case other != nil:
 		return *other
+	case l.ticker != nil:
+		return a.backoffV4Bound(arg(l.ticker, 0), l.fn)
 	}
 	return Bound{Kind: Unbounded}
 }

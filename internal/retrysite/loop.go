@@ -60,6 +60,8 @@ type loop struct {
 	over types.Object // the element variable (or the index, when there is no element)
 	list ast.Expr     // the ranged expression
 
+	ticker *ast.CallExpr // for range t.C over a cenkalti/backoff ticker: the NewTicker call
+
 	g  *cfg.CFG
 	in []bool // in[i]: block i belongs to the loop
 
@@ -109,6 +111,12 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			}
 			if l.over == nil || !a.isEndpoints(s.X, l.over) {
+				return nil
+			}
+		case *types.Chan:
+			// for range ticker.C over a backoff's ticker: a retry loop
+			// paced by the backoff.
+			if l.ticker = a.backoffTicker(s.X); l.ticker == nil {
 				return nil
 			}
 		default:
@@ -850,4 +858,22 @@ func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[
 		}
 	}
 	return out
+}
+
+// backoffTicker returns the backoff.NewTicker call whose ticker's channel
+// x is (ticker.C, with ticker := backoff.NewTicker(b)), or nil.
+func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
+	sel, ok := unparen(x).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "C" {
+		return nil
+	}
+	c := a.constructorCall(sel.X)
+	if c == nil {
+		return nil
+	}
+	fn := a.callee(c)
+	if fn == nil || fn.Name() != "NewTicker" || !strings.HasPrefix(libraryFamily(typesx.PkgPath(fn)), "backoff") {
+		return nil
+	}
+	return c
 }
