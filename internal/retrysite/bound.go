@@ -289,6 +289,10 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	if b, ok := a.counterExit(l, f, e, t); ok {
 		return b, exitCount
 	}
+	if id, ok := unparen(t).(*ast.Ident); ok && e.onYes && f.setOnEveryRetry(a.pass.TypesInfo.Uses[id]) {
+		// if retried { return err }; retried = true: one retry.
+		return Bound{Kind: BoundCount, N: 2}, exitCount
+	}
 	if e.onYes {
 		// if deadlineSec != 0 && retryCount > 3 { return }: a count for
 		// some calls only.
@@ -812,4 +816,23 @@ func (a *analyzer) contextSleep(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// setOnEveryRetry reports whether every failing path that reaches the
+// attempt again has set the flag o to true.
+func (f *flow) setOnEveryRetry(o types.Object) bool {
+	i := f.slot(o)
+	if i < 0 || f.roles[i] != roleFlag {
+		return false
+	}
+	n := 0
+	for _, st := range f.arrivals {
+		if st.seen && st.out&oTransient != 0 {
+			n++
+			if st.vals[i] != bNonNil {
+				return false
+			}
+		}
+	}
+	return n > 0
 }

@@ -176,7 +176,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	if f == nil {
 		return nil
 	}
-	if !a.sameOperation(l, f) {
+	if !a.sameOperation(l, f) || a.oneTimeRepair(l, f) {
 		return nil
 	}
 	s := &Site{
@@ -876,4 +876,43 @@ func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
 		return nil
 	}
 	return c
+}
+
+// oneTimeRepair reports whether the loop reads again only once, after a
+// local repair: every failing path that reaches the attempt again sets a
+// flag (repaired = true) that a test on the way out leaves on, and the
+// failing path calls something else that can fail (the repair). The
+// second attempt is of a repaired state, and there is no third.
+func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
+	flag := -1
+	for i, o := range f.objs {
+		if f.setOnEveryRetry(o) {
+			flag = i
+			break
+		}
+	}
+	if flag < 0 {
+		return false
+	}
+	tested := false
+	for _, e := range f.exits {
+		if cond, ok := e.node.(ast.Expr); ok && e.onYes && a.usesObj(cond, f.objs[flag]) {
+			tested = true
+		}
+	}
+	if !tested {
+		return false
+	}
+	repair := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || repair || c == f.call || containsNode(c, f.call) {
+			return !repair
+		}
+		if a.resultsError(c) && !a.isPureCall(c) && a.guardOf(c) == nil {
+			repair = true
+		}
+		return !repair
+	})
+	return repair
 }

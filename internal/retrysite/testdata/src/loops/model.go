@@ -722,3 +722,40 @@ func waitState(changes <-chan string, want string) error {
 		}
 	}
 }
+
+var errMissing = errors.New("missing")
+
+// Look-alike: a re-read after a one-time local repair. The second read is
+// of a repaired state, and there is no third.
+func readRepaired(ctx context.Context, c *Client, repair func() error) (string, error) {
+	repaired := false
+	for {
+		v, err := c.Get(ctx, "config")
+		if err == nil {
+			return v, nil
+		}
+		if repaired || !errors.Is(err, errMissing) {
+			return "", err
+		}
+		if err := repair(); err != nil {
+			return "", err
+		}
+		repaired = true
+	}
+}
+
+// Its look-alike: one retry of the same read, with no repair between.
+func retryOnce(ctx context.Context, c *Client) (string, error) {
+	retried := false
+	for { // want `loop \[2 attempts\]`
+		v, err := c.Get(ctx, "config")
+		if err == nil {
+			return v, nil
+		}
+		if retried {
+			return "", err
+		}
+		retried = true
+		time.Sleep(time.Second)
+	}
+}
