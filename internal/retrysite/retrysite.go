@@ -185,6 +185,20 @@ const (
 	Unbounded                     // nothing bounds the attempts
 )
 
+// String names the kind as reports do: "count", "time", "unbounded",
+// "unknown".
+func (k BoundKind) String() string {
+	switch k {
+	case BoundCount:
+		return "count"
+	case BoundTime:
+		return "time"
+	case Unbounded:
+		return "unbounded"
+	}
+	return "unknown"
+}
+
 // Bound is the attempt bound of a site. Attempts count every call, the
 // first included.
 type Bound struct {
@@ -296,6 +310,25 @@ const (
 	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
 	GuardListed                       // a check named by -retrysite.budget-funcs
 )
+
+// String names the kind as reports do.
+func (k GuardKind) String() string {
+	switch k {
+	case GuardMethod:
+		return "method"
+	case GuardLimiter:
+		return "limiter"
+	case GuardBreaker:
+		return "breaker"
+	case GuardFunc, GuardListed:
+		return "func"
+	case GuardNative:
+		return "native"
+	case GuardHelper:
+		return "helper"
+	}
+	return "unknown"
+}
 
 // Guard is the budget check that guards a site's retries.
 type Guard struct {
