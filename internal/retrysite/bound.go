@@ -822,7 +822,7 @@ func (a *analyzer) contextSleep(n ast.Node) bool {
 // attempt again has set the flag o to true.
 func (f *flow) setOnEveryRetry(o types.Object) bool {
 	i := f.slot(o)
-	if i < 0 || f.roles[i] != roleFlag {
+	if i < 0 || f.roles[i] != roleFlag || !f.a.setTrueIn(f.l, o) {
 		return false
 	}
 	n := 0
@@ -835,4 +835,18 @@ func (f *flow) setOnEveryRetry(o types.Object) bool {
 		}
 	}
 	return n > 0
+}
+
+// setTrueIn reports whether the loop body assigns true to o.
+func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
+	v, ok := o.(*types.Var)
+	if !ok {
+		return false
+	}
+	for _, d := range a.defsInLoop(l, v) {
+		if d.rhs != nil && !d.compound && a.isBoolConst(d.rhs, true) {
+			return true
+		}
+	}
+	return false
 }

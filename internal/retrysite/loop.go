@@ -154,7 +154,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		if c == nil {
 			continue
 		}
-		if !a.hasStatus(call) {
+		if !a.hasStatus(call) && !a.returnsStream(call) {
 			// Without a status to test, only an error can go round: a
 			// cheap first look that follows errors alone, since most
 			// candidates leave on every error (decoding, reading loops).
@@ -166,7 +166,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		}
 		c.run(oAll)
 		if debugFlow {
-			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "leave", c.leave, "nodes", len(c.graph))
+			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "seen", c.arriveSeen, "leave", c.leave, "nodes", len(c.graph))
 		}
 		if c.isRetry() {
 			f = c
@@ -196,6 +196,33 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 }
 
 var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
+
+// returnsStream reports whether a call returns a stream (an io.Reader, or
+// a value with one in a field): reading it can fail the attempt after it
+// answered.
+func (a *analyzer) returnsStream(call *ast.CallExpr) bool {
+	tv, ok := a.pass.TypesInfo.Types[call]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	var ts []types.Type
+	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		for v := range tuple.Variables() {
+			ts = append(ts, v.Type())
+		}
+	} else {
+		ts = []types.Type{tv.Type}
+	}
+	for _, t := range ts {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Read"); obj != nil {
+			return true
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Body"); obj != nil {
+			return true
+		}
+	}
+	return false
+}
 
 // hasStatus reports whether a call returns a value with a status (a
 // StatusCode field or method): a response whose status a loop may retry.
@@ -896,8 +923,13 @@ func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
 	}
 	tested := false
 	for _, e := range f.exits {
-		if cond, ok := e.node.(ast.Expr); ok && e.onYes && a.usesObj(cond, f.objs[flag]) {
-			tested = true
+		if !e.onYes {
+			continue
+		}
+		for _, t := range a.triggers(l, f, e) {
+			if id, ok := unparen(t).(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == f.objs[flag] {
+				tested = true
+			}
 		}
 	}
 	if !tested {

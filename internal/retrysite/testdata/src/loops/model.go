@@ -759,3 +759,25 @@ func retryOnce(ctx context.Context, c *Client) (string, error) {
 		time.Sleep(time.Second)
 	}
 }
+
+// A failed read of the attempt's stream is the attempt's own failure: the
+// stream is opened again.
+func readAgain(ctx context.Context, open func(context.Context) (io.ReadCloser, error), p []byte) (int, error) {
+	var body io.ReadCloser
+	for try := 0; try < 3; try++ { // want `loop \[3 attempts\]`
+		if body == nil {
+			b, err := open(ctx)
+			if err != nil {
+				return 0, err
+			}
+			body = b
+		}
+		n, err := body.Read(p)
+		if err == nil || errors.Is(err, io.EOF) {
+			return n, err
+		}
+		body.Close()
+		body = nil
+	}
+	return 0, errBusy
+}
