@@ -182,7 +182,7 @@ func (f *flow) run(start outcome) {
 		fn := f.graph[k]
 		b := f.l.g.Blocks[k.block]
 		st := k.st
-		if b.Stmt == f.l.stmt {
+		if b.Stmt == f.l.stmt && k != f.root {
 			st.passedHead = true
 			if b.Kind == cfg.KindRangeLoop && f.l.counter != nil {
 				if i := f.slot(f.l.counter); i >= 0 {
