@@ -369,6 +369,9 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 	name := ""
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && name == "" {
+			if a.builtinOrConversion(c) {
+				return true // len(x), string(b): they decide nothing
+			}
 			name = a.render(c.Fun)
 			// A flag read atomically: the flag decides.
 			if fn := a.callee(c); fn != nil && typesx.PkgPath(fn) == "sync/atomic" {
@@ -389,7 +392,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 		// d, ok := r.Retry(err); if !ok: the call that set the variable.
 		astx.InspectNoLit(t, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && name == "" {
-				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil {
+				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil && !a.builtinOrConversion(c) {
 					name = a.render(c.Fun)
 				}
 			}
@@ -907,4 +910,17 @@ func allPassedHead(e exit) bool {
 		}
 	}
 	return true
+}
+
+// builtinOrConversion reports whether c calls a builtin or converts.
+func (a *analyzer) builtinOrConversion(c *ast.CallExpr) bool {
+	if tv, ok := a.pass.TypesInfo.Types[c.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+		if _, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+			return true
+		}
+	}
+	return false
 }
