@@ -17,7 +17,7 @@ import (
 // bound the retries of the transient ones, and a budget's refusal is a
 // guard, not a bound.
 func (a *analyzer) loopBound(l *loop, f *flow) Bound {
-	if r, ok := l.stmt.(*ast.RangeStmt); ok {
+	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
 		if l.list != nil {
 			n := "len(" + a.render(r.X) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}
@@ -28,8 +28,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 	if a.attemptBeforeLoop(l, f) {
 		pre = 1
 	}
-	fs := l.stmt.(*ast.ForStmt)
-	if fs.Cond != nil && l.counter != nil {
+	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Cond != nil && l.counter != nil {
 		start := a.counterStart(l)
 		for _, c := range conjuncts(fs.Cond) {
 			b, ok := c.(*ast.BinaryExpr)
@@ -84,6 +83,8 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 		return a.offset(*cond, pre)
 	case other != nil:
 		return *other
+	case l.ticker != nil:
+		return a.backoffV4Bound(arg(l.ticker, 0), l.fn)
 	}
 	return Bound{Kind: Unbounded}
 }
@@ -287,6 +288,10 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	}
 	if b, ok := a.counterExit(l, f, e, t); ok {
 		return b, exitCount
+	}
+	if id, ok := unparen(t).(*ast.Ident); ok && e.onYes && f.setOnEveryRetry(a.pass.TypesInfo.Uses[id]) {
+		// if retried { return err }; retried = true: one retry.
+		return Bound{Kind: BoundCount, N: 2}, exitCount
 	}
 	if e.onYes {
 		// if deadlineSec != 0 && retryCount > 3 { return }: a count for
@@ -811,4 +816,37 @@ func (a *analyzer) contextSleep(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// setOnEveryRetry reports whether every failing path that reaches the
+// attempt again has set the flag o to true.
+func (f *flow) setOnEveryRetry(o types.Object) bool {
+	i := f.slot(o)
+	if i < 0 || f.roles[i] != roleFlag || !f.a.setTrueIn(f.l, o) {
+		return false
+	}
+	n := 0
+	for _, st := range f.arrivals {
+		if st.seen && st.out&oTransient != 0 {
+			n++
+			if st.vals[i] != bNonNil {
+				return false
+			}
+		}
+	}
+	return n > 0
+}
+
+// setTrueIn reports whether the loop body assigns true to o.
+func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
+	v, ok := o.(*types.Var)
+	if !ok {
+		return false
+	}
+	for _, d := range a.defsInLoop(l, v) {
+		if d.rhs != nil && !d.compound && a.isBoolConst(d.rhs, true) {
+			return true
+		}
+	}
+	return false
 }

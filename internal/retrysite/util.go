@@ -28,6 +28,7 @@ type analyzer struct {
 	// here is cheaper than importing a fact for every call.
 	guardFuncs  map[*types.Func]bool
 	helperFuncs map[*types.Func]*HelperFact
+	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
