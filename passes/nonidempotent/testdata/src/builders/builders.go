@@ -198,3 +198,18 @@ func (s *Service) Once(ctx context.Context) error {
 	}
 	return resp.Body.Close()
 }
+
+// A builder behind an interface: which one runs is not known.
+type Builder interface {
+	NewRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error)
+}
+
+func (s *Service) viaInterface(ctx context.Context, b Builder) error {
+	return retry(func() error {
+		req, err := b.NewRequest(ctx, http.MethodPost, "/orders", nil)
+		if err != nil {
+			return err
+		}
+		return s.send(req)
+	})
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	crand "crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strconv"
@@ -173,6 +175,33 @@ func (c *client) given(ctx context.Context, key string, body []byte) error {
 	for i := 0; i < 3; i++ {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
 		req.Header.Set("Idempotency-Key", key)
+		if err := c.send(req); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Made once, before a for range loop.
+func (c *client) before(ctx context.Context, body []byte) error {
+	key := crand.Text()
+	for range 3 {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
+		req.Header.Set("Idempotency-Key", key)
+		if err := c.send(req); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Derived from the body: the same on every attempt.
+func (c *client) derived(ctx context.Context, body []byte) error {
+	for i := 0; i < 3; i++ {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base, bytes.NewReader(body))
+		req.Header.Set("Idempotency-Key", hex.EncodeToString(sha256.New().Sum(body)))
 		if err := c.send(req); err == nil {
 			return nil
 		}
