@@ -51,7 +51,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 		}
 	}
-	var count, timed, cond, other *Bound
+	var count, timed, cond, other, noted *Bound
 	for _, e := range f.exits {
 		for _, t := range a.triggers(l, f, e) {
 			switch b, kind := a.exitBound(l, f, e, t); kind {
@@ -71,6 +71,9 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 				if other == nil {
 					other = &b
 				}
+				if noted == nil && b.Note != "" {
+					noted = &b
+				}
 			}
 		}
 	}
@@ -81,6 +84,8 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 		return *timed
 	case cond != nil:
 		return a.offset(*cond, pre)
+	case noted != nil:
+		return *noted
 	case other != nil:
 		return *other
 	case l.ticker != nil:
@@ -312,6 +317,9 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	if f.onlyOutcome(t) {
 		return Bound{}, exitNone // it sorts failures; the transient ones go round
 	}
+	if a.loopInvariant(l, t) {
+		return Bound{}, exitNone // rt == nil: decided before the first attempt, no bound
+	}
 	return Bound{Note: a.decider(l, t)}, exitOther
 }
 
@@ -361,7 +369,22 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 	name := ""
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && name == "" {
+			if a.builtinOrConversion(c) {
+				return true // len(x), string(b): they decide nothing
+			}
 			name = a.render(c.Fun)
+			// A flag read atomically: the flag decides.
+			if fn := a.callee(c); fn != nil && typesx.PkgPath(fn) == "sync/atomic" {
+				if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok && typesx.RecvName(fn) != "" {
+					name = a.render(sel.X)
+				} else if len(c.Args) > 0 {
+					x := unparen(c.Args[0])
+					if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						x = u.X
+					}
+					name = a.render(x)
+				}
+			}
 		}
 		return name == ""
 	})
@@ -369,7 +392,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 		// d, ok := r.Retry(err); if !ok: the call that set the variable.
 		astx.InspectNoLit(t, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && name == "" {
-				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil {
+				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil && !a.builtinOrConversion(c) {
 					name = a.render(c.Fun)
 				}
 			}
@@ -386,7 +409,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 // in the body after it; the flow says whether the counter was incremented
 // since the attempt when the test is made.
 func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool) {
-	onYes, before := e.onYes, e.node == l.cond
+	onYes, before := e.onYes, e.node == l.cond || allPassedHead(e)
 	if u, ok := unparen(t).(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		t, onYes = u.X, !onYes
 	}
@@ -420,6 +443,8 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 		if obj == l.counter {
 			start = a.counterStart(l)
 		}
+		// A test before the attempt of its iteration sees the attempts
+		// made, wherever the increment is.
 		extra := 1 - start
 		if f.advanced(e, obj) || before {
 			extra = -start
@@ -845,6 +870,55 @@ func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
 	}
 	for _, d := range a.defsInLoop(l, v) {
 		if d.rhs != nil && !d.compound && a.isBoolConst(d.rhs, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopInvariant reports whether e calls nothing and reads no variable the
+// loop assigns: its value is the same on every iteration.
+func (a *analyzer) loopInvariant(l *loop, e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			ok = false
+		case *ast.Ident:
+			if v, isVar := a.pass.TypesInfo.Uses[n].(*types.Var); isVar && len(a.defsInLoop(l, v)) > 0 {
+				ok = false
+			}
+		case *ast.SelectorExpr:
+			if v, isVar := a.pass.TypesInfo.Uses[n.Sel].(*types.Var); isVar && v.IsField() {
+				ok = false // a field another goroutine may change
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// allPassedHead reports whether every path reaches the exit at the start
+// of a new iteration, before its attempt.
+func allPassedHead(e exit) bool {
+	if len(e.sts) == 0 {
+		return false
+	}
+	for _, st := range e.sts {
+		if !st.passedHead {
+			return false
+		}
+	}
+	return true
+}
+
+// builtinOrConversion reports whether c calls a builtin or converts.
+func (a *analyzer) builtinOrConversion(c *ast.CallExpr) bool {
+	if tv, ok := a.pass.TypesInfo.Types[c.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+		if _, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return true
 		}
 	}

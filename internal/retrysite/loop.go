@@ -836,6 +836,9 @@ func (a *analyzer) conflictOnly(l *loop, f *flow) string {
 	if f.beyondConflicts == 0 {
 		return "it retries only concurrency conflicts"
 	}
+	if f.beyondInterrupts == 0 {
+		return "it retries only interrupted system calls"
+	}
 	return ""
 }
 

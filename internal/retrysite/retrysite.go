@@ -305,7 +305,7 @@ const (
 	GuardMethod  GuardKind = iota + 1 // a withdrawal method on a named type (budget.TryRetry, ...)
 	GuardLimiter                      // golang.org/x/time/rate.Limiter
 	GuardBreaker                      // a circuit breaker wrapping the attempt
-	GuardFunc                         // a function known to check a budget (GuardFact or -budget-funcs)
+	GuardFunc                         // a function known, through a GuardFact, to check a budget
 	GuardNative                       // a library's own retry budget (gRPC retryThrottling, ...)
 	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
 	GuardListed                       // a check named by -retrysite.budget-funcs

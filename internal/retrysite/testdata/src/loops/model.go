@@ -781,3 +781,34 @@ func readAgain(ctx context.Context, open func(context.Context) (io.ReadCloser, e
 	}
 	return 0, errBusy
 }
+
+type recoverer struct {
+	c        *Client
+	attempts int
+	max      int
+}
+
+// A count tested at the top of each iteration, before the attempt, counts
+// the attempts made: up to r.max of them.
+func (r *recoverer) recover(ctx context.Context) error {
+	for { // want `loop \[r.max attempts\]`
+		if r.attempts >= r.max {
+			return errBusy
+		}
+		r.attempts++
+		if err := r.c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A test of something decided before the loop bounds nothing.
+func policyOrNot(ctx context.Context, c *Client, retryable bool) error {
+	for { // want `loop \[unbounded\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil || !retryable {
+			return err
+		}
+	}
+}
