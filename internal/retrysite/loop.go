@@ -77,6 +77,7 @@ type loop struct {
 	condCalls   []*ast.CallExpr                  // calls in those conditions
 	guards      map[ast.Node][]*ast.CallExpr     // the budget checks of each CFG node, found on first use
 	rel         map[types.Object]bool            // the variables the conditions depend on, found on first use
+	conds       []ast.Node                       // what the loop decides on, found on first use
 }
 
 // loopSite returns the retry site of the loop at cur, or nil if the loop is
@@ -257,7 +258,7 @@ func (a *analyzer) hasStatus(call *ast.CallExpr) bool {
 func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 	if l.condNodes == nil {
 		l.condNodes = map[types.Object]bool{}
-		mark := func(e ast.Node) {
+		mark := func(e ast.Node, calls bool) {
 			if e == nil {
 				return
 			}
@@ -268,35 +269,21 @@ func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 						l.condNodes[o] = true
 					}
 				case *ast.CallExpr:
-					l.condCalls = append(l.condCalls, n)
+					if calls {
+						l.condCalls = append(l.condCalls, n)
+					}
 				}
 				return true
 			})
 		}
-		if fs, ok := l.stmt.(*ast.ForStmt); ok {
-			mark(fs.Cond)
+		for _, c := range l.conditions() {
+			mark(c, true)
 		}
+		// ok := errors.As(err, &e), st := status(err): the values a
+		// condition tests later.
 		astx.InspectNoLit(l.body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.IfStmt:
-				mark(n.Cond)
-			case *ast.SwitchStmt:
-				mark(n.Tag)
-				for _, c := range n.Body.List {
-					for _, e := range c.(*ast.CaseClause).List {
-						mark(e)
-					}
-				}
-			case *ast.TypeSwitchStmt:
-				mark(n.Assign)
-			case *ast.CommClause:
-				mark(n.Comm)
-			case *ast.AssignStmt:
-				// ok := errors.As(err, &e), st := status(err): the value a
-				// condition tests later.
-				if len(n.Rhs) == 1 {
-					mark(n.Rhs[0])
-				}
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				mark(as.Rhs[0], false)
 			}
 			return true
 		})
@@ -769,25 +756,12 @@ func (a *analyzer) relevant(l *loop) map[types.Object]bool {
 			return true
 		})
 	}
-	var assigns []*ast.AssignStmt
-	if fs, ok := l.stmt.(*ast.ForStmt); ok {
-		add(fs.Cond)
+	for _, c := range l.conditions() {
+		add(c)
 	}
+	var assigns []*ast.AssignStmt
 	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.IfStmt:
-			add(n.Cond)
-		case *ast.SwitchStmt:
-			add(n.Tag)
-			for _, c := range n.Body.List {
-				for _, e := range c.(*ast.CaseClause).List {
-					add(e)
-				}
-			}
-		case *ast.TypeSwitchStmt:
-			add(n.Assign)
-		case *ast.CommClause:
-			add(n.Comm)
 		case *ast.AssignStmt:
 			assigns = append(assigns, n)
 		case *ast.ValueSpec:
@@ -950,4 +924,41 @@ func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
 		return !repair
 	})
 	return repair
+}
+
+// conditions returns what the loop decides on: its condition, and the
+// conditions, switch tags, case expressions, type switch subjects and
+// select receives of its body.
+func (l *loop) conditions() []ast.Node {
+	if l.conds != nil {
+		return l.conds
+	}
+	var out []ast.Node
+	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Cond != nil {
+		out = append(out, fs.Cond)
+	}
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			out = append(out, n.Cond)
+		case *ast.SwitchStmt:
+			if n.Tag != nil {
+				out = append(out, n.Tag)
+			}
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					out = append(out, e)
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			out = append(out, n.Assign)
+		case *ast.CommClause:
+			if n.Comm != nil {
+				out = append(out, n.Comm)
+			}
+		}
+		return true
+	})
+	l.conds = append(out, nil)[:len(out)] // not nil, once computed
+	return l.conds
 }
