@@ -149,6 +149,18 @@ func mustNot(msg string) { panic("pay: " + msg) }
 // Allow asks the budget: a budget check of its own.
 func Allow() bool { return payBudget.TryRetry() }
 
+// Watcher keeps the context it is started with (freshtimeout's handoff
+// fact).
+type Watcher struct{ ctx context.Context }
+
+func (w *Watcher) Start(ctx context.Context) { w.ctx = ctx }
+
+// hooks run after a charge: OnCharge keeps its callback for later (a fact
+// of the amplification analysis).
+var hooks []func()
+
+func OnCharge(f func()) { hooks = append(hooks, f) }
+
 func Charge(ctx context.Context, hc *http.Client, body []byte, key string) error {
 	var err error
 	for i := 0; i < 3; i++ {

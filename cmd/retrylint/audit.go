@@ -3,10 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,61 +16,161 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/driver"
+	"github.com/retrylint/retrylint/internal/fingerprint"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/passes/nestedretry"
 )
 
 const auditUsage = `retrylint audit writes a report of every retry site of the packages, its
 attempt bound, backoff, budget and dependency, every chain of nested retries
-with the product of their attempts, and a summary.
+with the product of their attempts, the dependencies worst first, and a
+summary that names the worst site, the worst chain and the worst dependency.
 
 Usage:
 	retrylint audit [flags] packages
 
-The exit status is 0 unless the packages fail to load or a threshold flag
-is exceeded; then it is 1, with a line on stderr saying why.
+Sites and chains are listed worst first: unbounded retries, then retries
+bounded only by time, then the largest number of calls per request. Sites
+in test files are listed in a section of their own and counted apart.
+A site silenced for fixedattempts or nestedretry by a directive
+(//nolint:retrylint, //lint:ignore fixedattempts reason) is listed as
+suppressed, with its reason, and not counted.
 
-Formats (-format): text (a table, the default), json (see
-cmd/retrylint/audit.schema.json), sarif (SARIF 2.1.0, for GitHub code
-scanning), markdown (for a pull-request comment), html (a self-contained
-page with the worst chains drawn as a chart).
+Formats (-format, a comma-separated list): text (tables, the default), json
+(see cmd/retrylint/audit.schema.json), sarif (SARIF 2.1.0, for GitHub code
+scanning), markdown (a pull-request comment, within GitHub's 65,536
+characters), html (a self-contained page with sortable and filterable
+tables and the worst chains drawn as a chart), csv (one row per site). With
+one format the report goes to stdout or to -o FILE; with several, -o DIR
+writes audit.txt, audit.json, audit.sarif, audit.md, audit.html and
+audit.csv there, or one -o per format gives each its file, in order.
+
+Thresholds: -max-amplification N fails when a site or chain can send more
+than N calls per request to one dependency; an unbounded retry exceeds every
+limit. A number of calls that is not known (a count from configuration, a
+retry bounded only by time) cannot be compared: when the part that is known
+already exceeds N, it fails; otherwise it counts against -max-unknown, which
+allows none when -max-amplification is given and it is not. Sites in test
+files, suppressed and exempt sites, and sites recorded in the -baseline file
+are not counted.
+
+Exit status: 0 when the report is written and no threshold is exceeded; 3
+when a threshold is exceeded; 1 when the audit could not run or some
+packages did not load (the report then covers the others and names them);
+2 for bad flags.
 
 Flags:
 `
 
+// auditFormats lists the formats with the file name each gets in an
+// output directory.
+var auditFormats = []struct{ name, file string }{
+	{"text", "audit.txt"},
+	{"json", "audit.json"},
+	{"sarif", "audit.sarif"},
+	{"markdown", "audit.md"},
+	{"html", "audit.html"},
+	{"csv", "audit.csv"},
+}
+
+// listFlag is a flag that may be given several times; each value may be a
+// comma-separated list when split is set.
+type listFlag struct {
+	values []string
+	split  bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.values, ",") }
+
+func (l *listFlag) Set(s string) error {
+	if !l.split {
+		l.values = append(l.values, s)
+		return nil
+	}
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			l.values = append(l.values, v)
+		}
+	}
+	return nil
+}
+
+// optInt is an int flag that knows whether it was set.
+type optInt struct {
+	n   int
+	set bool
+}
+
+func (o *optInt) String() string {
+	if !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a number of sites, 0 or more")
+	}
+	o.n, o.set = n, true
+	return nil
+}
+
 // auditFlags are the audit command's settings.
 type auditFlags struct {
-	format          string
-	output          string
-	tests           bool
-	maxAmp          float64
-	maxUnbudgeted   int
-	progress        string
-	chartChains     int
-	sequential      bool
-	siteFlagsPrefix string
+	formats       listFlag
+	outputs       listFlag
+	tests         bool
+	maxAmp        float64
+	maxUnknown    optInt
+	maxUnbudgeted int
+	progress      string
+	chartChains   int
+	mdSites       int
+	sequential    bool
+	pkgs          listFlag
+	linkTemplate  string
+	baseline      string
+	writeBaseline string
+}
+
+// auditOut is one report to write: a format and where.
+type auditOut struct {
+	format string
+	path   string // "" for stdout
+	f      *os.File
 }
 
 // audit runs the audit command and returns its exit status.
 func audit(args []string) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	af := &auditFlags{}
-	fs.StringVar(&af.format, "format", "text", "report format: text, json, sarif, markdown or html")
-	fs.StringVar(&af.output, "o", "", "write the report to this file instead of stdout")
-	fs.BoolVar(&af.tests, "test", true, "analyze test files too")
-	fs.Float64Var(&af.maxAmp, "max-amplification", 0, "exit 1 when a site or chain can send more than this many calls per request to one dependency (time-bounded and unbounded retries exceed any limit; 0: no limit)")
-	fs.IntVar(&af.maxUnbudgeted, "max-unbudgeted", -1, "exit 1 when more retry sites than this have no budget (-1: no limit)")
+	af := &auditFlags{formats: listFlag{split: true}, pkgs: listFlag{split: true}}
+	fs.Var(&af.formats, "format", "report formats, comma-separated: text, json, sarif, markdown, html, csv (default text)")
+	fs.Var(&af.outputs, "o", "write the report to this file (several formats: to this directory, or give one -o per format)")
+	fs.BoolVar(&af.tests, "test", true, "analyze test files too (their sites are listed apart and not counted)")
+	fs.Float64Var(&af.maxAmp, "max-amplification", 0, "exit 3 when a site or chain can send more than this many calls per request to one dependency (0: no limit)")
+	fs.Var(&af.maxUnknown, "max-unknown", "exit 3 when more sites than this have a number of calls that cannot be compared with -max-amplification (default: 0 with -max-amplification, else no limit)")
+	fs.IntVar(&af.maxUnbudgeted, "max-unbudgeted", -1, "exit 3 when more retry sites than this have no budget (-1: no limit)")
 	fs.StringVar(&af.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.IntVar(&af.chartChains, "chart", 15, "chains drawn in the html chart")
+	fs.IntVar(&af.mdSites, "markdown-sites", 50, "sites listed in the markdown report, worst first (the rest are counted)")
 	fs.BoolVar(&af.sequential, "p", false, "analyze packages sequentially")
+	fs.Var(&af.pkgs, "pkg", "list only sites of packages matching this pattern (import path, ... as a wildcard; may be repeated); all packages are still analyzed")
+	fs.StringVar(&af.linkTemplate, "link-template", "", "link each site to this URL in the html and markdown reports: {file} (relative to the working directory), {line} and {column} are replaced, e.g. https://github.com/org/repo/blob/main/{file}#L{line}")
+	fs.StringVar(&af.baseline, "baseline", "", "do not count sites recorded in this file (written by -write-baseline) against the thresholds; they are listed as known")
+	fs.StringVar(&af.writeBaseline, "write-baseline", "", "record the sites listed in this file, for -baseline, and skip the thresholds")
 	for _, a := range shared {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
+	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
 		fmt.Fprint(os.Stderr, auditUsage)
 		fs.PrintDefaults()
@@ -79,90 +181,284 @@ func audit(args []string) int {
 		}
 		return 2
 	}
-	switch af.format {
-	case "text", "json", "sarif", "markdown", "md", "html":
-	default:
-		fmt.Fprintf(os.Stderr, "retrylint audit: unknown format %q (want text, json, sarif, markdown or html)\n", af.format)
+	if fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "retrylint audit: no packages given; run 'retrylint audit -h' for usage")
 		return 2
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "retrylint audit: no packages given")
-		fs.Usage()
-		return 1
+	if af.chartChains < 0 || af.mdSites < 0 {
+		fmt.Fprintln(os.Stderr, "retrylint audit: -chart and -markdown-sites want 0 or more")
+		return 2
 	}
-	prog := newProgress(af.progress)
-	rep, status := runAudit(af, fs.Args(), prog)
-	if rep == nil {
-		return status
+	if af.maxAmp < 0 {
+		fmt.Fprintln(os.Stderr, "retrylint audit: -max-amplification wants a number of calls, 0 or more")
+		return 2
 	}
-	out := io.Writer(os.Stdout)
-	if af.output != "" {
-		f, err := os.Create(af.output)
-		if err != nil {
+	if err := checkLinkTemplate(af.linkTemplate); err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+		return 2
+	}
+	outs, err := auditOutputs(af)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+		return 2
+	}
+	var known map[string]bool
+	if af.baseline != "" {
+		if known, err = readAuditBaseline(af.baseline); err != nil {
 			fmt.Fprintln(os.Stderr, "retrylint audit:", err)
 			return 1
 		}
-		defer f.Close()
-		out = f
 	}
-	var err error
-	switch af.format {
-	case "text":
-		err = writeAuditText(out, rep)
-	case "json":
-		err = writeAuditJSON(out, rep)
-	case "sarif":
-		err = writeAuditSARIF(out, rep)
-	case "markdown", "md":
-		err = writeAuditMarkdown(out, rep)
-	case "html":
-		err = writeAuditHTML(out, rep, af.chartChains)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
-		return 1
-	}
-	return max(status, checkThresholds(af, rep))
-}
-
-// checkThresholds returns 1, with a line on stderr, when the report exceeds
-// a threshold flag.
-func checkThresholds(af *auditFlags, rep *auditReport) int {
-	status := 0
-	if af.maxAmp > 0 {
-		for _, s := range rep.worstFirst() {
-			if s.total.Exceeds(af.maxAmp) {
-				fmt.Fprintf(os.Stderr, "retrylint audit: %s at %s can send %s calls per request to one dependency, more than -max-amplification %s\n",
-					s.Function, s.Pos, s.total.Phrase(), strings.TrimSuffix(fmt.Sprint(af.maxAmp), ".0"))
-				status = 1
-				break
-			}
+	// Open every output before the analysis: a bad path fails at once.
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if o.f, err = os.Create(o.path); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+			closeOutputs(outs)
+			return 1
 		}
 	}
-	if af.maxUnbudgeted >= 0 && rep.Summary.Unbudgeted > af.maxUnbudgeted {
-		fmt.Fprintf(os.Stderr, "retrylint audit: %d retry sites have no budget, more than -max-unbudgeted %d\n", rep.Summary.Unbudgeted, af.maxUnbudgeted)
-		status = 1
+	defer closeOutputs(outs)
+	var baseOut *os.File
+	if af.writeBaseline != "" {
+		if baseOut, err = os.Create(af.writeBaseline); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+			return 1
+		}
+		defer baseOut.Close()
+	}
+	prog := newProgress(af.progress)
+	rep, status := runAudit(af, fs.Args(), known, prog)
+	if rep == nil {
+		return status
+	}
+	for _, o := range outs {
+		w := io.Writer(os.Stdout)
+		if o.f != nil {
+			w = o.f
+		}
+		if err := writeAudit(w, o.format, rep, af); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+			return 1
+		}
+	}
+	if baseOut != nil {
+		if err := writeAuditBaseline(baseOut, rep); err != nil {
+			fmt.Fprintln(os.Stderr, "retrylint audit:", err)
+			return 1
+		}
+		return status
+	}
+	if t := checkThresholds(af, rep); t != 0 && status == 0 {
+		status = t
 	}
 	return status
 }
 
+func closeOutputs(outs []*auditOut) {
+	for _, o := range outs {
+		if o.f != nil {
+			o.f.Close()
+			o.f = nil
+		}
+	}
+}
+
+// auditOutputs works out the reports to write from -format and -o.
+func auditOutputs(af *auditFlags) ([]*auditOut, error) {
+	formats := af.formats.values
+	if len(formats) == 0 {
+		formats = []string{"text"}
+	}
+	seen := map[string]bool{}
+	var outs []*auditOut
+	for _, f := range formats {
+		if f == "md" {
+			f = "markdown"
+		}
+		known := false
+		for _, k := range auditFormats {
+			known = known || k.name == f
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown format %q (want text, json, sarif, markdown, html or csv)", f)
+		}
+		if seen[f] {
+			return nil, fmt.Errorf("format %s given twice", f)
+		}
+		seen[f] = true
+		outs = append(outs, &auditOut{format: f})
+	}
+	paths := af.outputs.values
+	switch {
+	case len(paths) == 0:
+		if len(outs) > 1 {
+			return nil, fmt.Errorf("%d formats need -o DIR or one -o per format", len(outs))
+		}
+	case len(paths) == len(outs):
+		for i, p := range paths {
+			outs[i].path = p
+		}
+	case len(paths) == 1:
+		dir := paths[0]
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		for _, o := range outs {
+			for _, k := range auditFormats {
+				if k.name == o.format {
+					o.path = filepath.Join(dir, k.file)
+				}
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%d -o for %d formats: give one -o per format, or one directory", len(paths), len(outs))
+	}
+	return outs, nil
+}
+
+func writeAudit(w io.Writer, format string, rep *auditReport, af *auditFlags) error {
+	switch format {
+	case "text":
+		return writeAuditText(w, rep)
+	case "json":
+		return writeAuditJSON(w, rep)
+	case "sarif":
+		return writeAuditSARIF(w, rep)
+	case "markdown":
+		return writeAuditMarkdown(w, rep, af.mdSites, mdLimit)
+	case "html":
+		return writeAuditHTML(w, rep, af.chartChains)
+	case "csv":
+		return writeAuditCSV(w, rep)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// counted returns the sites the thresholds judge: listed, outside test
+// files, neither suppressed nor exempt, and not in the baseline.
+func (rep *auditReport) counted() []*auditSite {
+	var out []*auditSite
+	for _, s := range rep.Sites {
+		if (s.Status == statusUnbudgeted || s.Status == statusBudgeted) && !s.Baseline {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkThresholds returns 3, with a line on stderr for each, when the
+// report exceeds a threshold flag.
+func checkThresholds(af *auditFlags, rep *auditReport) int {
+	status := 0
+	sites := rep.counted()
+	limit := strings.TrimSuffix(strconv.FormatFloat(af.maxAmp, 'f', -1, 64), ".0")
+	maxUnknown := -1
+	if af.maxUnknown.set {
+		maxUnknown = af.maxUnknown.n
+	} else if af.maxAmp > 0 {
+		maxUnknown = 0
+	}
+	var over, unknown []*auditSite
+	for _, s := range sites {
+		switch {
+		case af.maxAmp > 0 && s.total.Exceeds(af.maxAmp):
+			over = append(over, s)
+		case !s.total.Comparable():
+			unknown = append(unknown, s)
+		}
+	}
+	if len(over) > 0 {
+		s := over[0] // sites are worst first
+		fmt.Fprintf(os.Stderr, "retrylint audit: %s at %s can send %s calls per request to %s, more than -max-amplification %s (%s over the limit)\n",
+			s.Function, s.Pos, s.total.Phrase(), depOrOne(s), limit, plural(len(over), "site"))
+		status = 3
+	}
+	if maxUnknown >= 0 && len(unknown) > maxUnknown {
+		s := unknown[0]
+		why := "its number of calls is not known"
+		if s.total.Kind == amplify.TimeBounded {
+			why = "it retries until a deadline, so its number of calls is not a count"
+		}
+		fmt.Fprintf(os.Stderr, "retrylint audit: %s cannot be compared with a limit, more than -max-unknown %d allows; the first, %s at %s, sends %s calls per request: %s\n",
+			plural(len(unknown), "site"), maxUnknown, s.Function, s.Pos, s.total.Phrase(), why)
+		status = 3
+	}
+	if af.maxUnbudgeted >= 0 {
+		n := 0
+		for _, s := range sites {
+			if s.Status == statusUnbudgeted {
+				n++
+			}
+		}
+		if n > af.maxUnbudgeted {
+			fmt.Fprintf(os.Stderr, "retrylint audit: %s no budget, more than -max-unbudgeted %d\n", plural(n, "retry site has", "retry sites have"), af.maxUnbudgeted)
+			status = 3
+		}
+	}
+	return status
+}
+
+func depOrOne(s *auditSite) string {
+	if s.Deepest != "" {
+		return s.Deepest
+	}
+	return "one dependency"
+}
+
+// plural gives "1 site", "2 sites"; with two forms, the second is the
+// plural: plural(n, "site has", "sites have").
+func plural(n int, forms ...string) string {
+	one, many := forms[0], forms[0]+"s"
+	if len(forms) > 1 {
+		many = forms[1]
+	}
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 // runAudit loads and analyzes the packages once and builds the report.
-// It returns a nil report and the exit status when loading fails.
-func runAudit(af *auditFlags, patterns []string, prog *progress) (*auditReport, int) {
+// It returns a nil report and the exit status when nothing could be
+// analyzed; packages that do not load are named in the report, and the
+// status is then 1.
+func runAudit(af *auditFlags, patterns []string, known map[string]bool, prog *progress) (*auditReport, int) {
 	start := time.Now()
-	prog.phase("loading packages")
-	pkgs, err := driver.Load("", patterns, af.tests)
+	prog.phase("listing packages")
+	var pkgs []*packages.Package
+	var err error
+	if prog.on {
+		var loading atomic.Bool
+		pkgs, err = driver.Load("", patterns, af.tests, func(loaded, total int) {
+			prog.count.Store(int64(loaded))
+			prog.total.Store(int64(total))
+			if loading.CompareAndSwap(false, true) {
+				prog.phase("loading")
+			}
+		})
+	} else {
+		pkgs, err = driver.Load("", patterns, af.tests)
+	}
 	if err != nil {
 		prog.done()
 		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
 		return nil, 1
 	}
+	prog.done()
 	status := 0
-	if n := driver.PrintErrors(pkgs); n > 0 {
-		prog.done()
-		fmt.Fprintf(os.Stderr, "retrylint audit: %d errors loading the packages\n", n)
-		return nil, 1
+	notLoaded := map[*packages.Package]bool{}
+	if driver.PrintErrors(pkgs) > 0 {
+		status = 1
+		for _, p := range pkgs {
+			if len(p.Errors) > 0 {
+				notLoaded[p] = true
+			}
+		}
 	}
+	prog.count.Store(0)
 	prog.total.Store(int64(len(pkgs)))
 	prog.phase("analyzing")
 	tick := &analysis.Analyzer{
@@ -180,9 +476,20 @@ func runAudit(af *auditFlags, patterns []string, prog *progress) (*auditReport, 
 		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
 		return nil, 1
 	}
-	rep, failed := buildReport(graph, len(pkgs))
+	rep, failed := buildReport(graph, pkgs, notLoaded, af, known)
 	if failed > 0 {
 		status = 1
+	}
+	if n := len(rep.NotAnalyzed); n > 0 {
+		var names []string
+		for _, na := range rep.NotAnalyzed {
+			names = append(names, na.Package)
+		}
+		if len(names) > 5 {
+			names = append(names[:5], "…")
+		}
+		fmt.Fprintf(os.Stderr, "retrylint audit: %s not analyzed (%s); the report covers the other %d\n",
+			plural(n, "package was", "packages were"), strings.Join(names, ", "), rep.Packages)
 	}
 	prog.finish(rep, time.Since(start))
 	return rep, status
@@ -191,27 +498,66 @@ func runAudit(af *auditFlags, patterns []string, prog *progress) (*auditReport, 
 // auditReport is the audit's result, in the shape of its JSON form
 // (cmd/retrylint/audit.schema.json).
 type auditReport struct {
-	Schema   string       `json:"$schema,omitempty"`
-	Version  int          `json:"version"`
-	Tool     string       `json:"tool"`
-	Packages int          `json:"packages"`
-	Summary  auditSummary `json:"summary"`
-	Sites    []*auditSite `json:"sites"`
-	Chains   []*auditSite `json:"-"` // sites whose attempts reach nested retries, worst first
-	// ChainsOut is Chains in JSON form.
-	ChainsOut []auditChain `json:"chains"`
-	root      string
+	Schema       string         `json:"$schema,omitempty"`
+	Version      int            `json:"version"`
+	Tool         string         `json:"tool"`
+	Packages     int            `json:"packages"`
+	NotAnalyzed  []notAnalyzed  `json:"not_analyzed"`
+	Filter       []string       `json:"filter,omitempty"`
+	Baseline     string         `json:"baseline,omitempty"`
+	Summary      auditSummary   `json:"summary"`
+	Dependencies []*auditDep    `json:"dependencies"`
+	Sites        []*auditSite   `json:"sites"`
+	Chains       []auditChain   `json:"chains"`
+	Tests        auditTestFiles `json:"tests"`
+	root         string
+	link         string
+}
+
+// auditTestFiles is the section of sites and chains in test files.
+type auditTestFiles struct {
+	Sites  []*auditSite `json:"sites"`
+	Chains []auditChain `json:"chains"`
+}
+
+type notAnalyzed struct {
+	Package string `json:"package"`
+	Reason  string `json:"reason"`
 }
 
 type auditSummary struct {
-	Sites      int         `json:"sites"`
-	Unbudgeted int         `json:"unbudgeted"`
-	Budgeted   int         `json:"budgeted"`
-	Exempt     int         `json:"exempt"`
-	Chains     int         `json:"chains"`
-	Reported   int         `json:"nested_reported"`
-	Worst      *auditChain `json:"worst_chain"`
-	WorstSite  *auditMult  `json:"worst_site_total"`
+	Sites           int          `json:"sites"`
+	Unbudgeted      int          `json:"unbudgeted"`
+	Budgeted        int          `json:"budgeted"`
+	Exempt          int          `json:"exempt"`
+	Suppressed      int          `json:"suppressed"`
+	InBaseline      int          `json:"in_baseline"`
+	Chains          int          `json:"chains"`
+	Reported        int          `json:"nested_reported"`
+	Unbounded       int          `json:"unbounded"`
+	TimeBounded     int          `json:"time_bounded"`
+	UnknownCount    int          `json:"unknown_count"`
+	TestSites       int          `json:"test_sites"`
+	TestChains      int          `json:"test_chains"`
+	WorstSite       *auditRef    `json:"worst_site"`
+	WorstChain      *auditChain  `json:"worst_chain"`
+	WorstDependency *auditDepRef `json:"worst_dependency"`
+	UnboundedSites  []auditRef   `json:"unbounded_sites"`
+}
+
+// auditRef names a site: where, what, and its calls per request.
+type auditRef struct {
+	Pos        string     `json:"pos"`
+	Function   string     `json:"function"`
+	Dependency string     `json:"dependency"`
+	Total      *auditMult `json:"total"`
+}
+
+type auditDepRef struct {
+	Name  string     `json:"name"`
+	Worst *auditMult `json:"worst"`
+	Sites int        `json:"sites"`
+	Pos   string     `json:"pos"`
 }
 
 type auditMult struct {
@@ -253,29 +599,57 @@ type auditBudget struct {
 	Mult  *auditMult `json:"factor"`
 }
 
+type auditDepID struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+type auditSuppression struct {
+	Directive string `json:"directive"`
+	Reason    string `json:"reason"`
+}
+
+// Site statuses.
+const (
+	statusUnbudgeted = "unbudgeted"
+	statusBudgeted   = "budgeted"
+	statusExempt     = "exempt"
+	statusSuppressed = "suppressed"
+)
+
 type auditSite struct {
-	Pos        string         `json:"pos"`
-	File       string         `json:"file"`
-	Line       int            `json:"line"`
-	Column     int            `json:"column"`
-	Package    string         `json:"package"`
-	Function   string         `json:"function"`
-	Kind       string         `json:"kind"`
-	API        string         `json:"api,omitempty"`
-	Bound      auditBound     `json:"bound"`
-	Backoff    auditBackoff   `json:"backoff"`
-	Budget     *auditBudget   `json:"budget"`
-	Dependency string         `json:"dependency"`
-	Exempt     string         `json:"exempt,omitempty"`
-	Config     bool           `json:"configures_client,omitempty"`
-	Factor     *auditMult     `json:"factor"`
-	Reaches    *auditMult     `json:"reaches"`
-	Total      *auditMult     `json:"total"`
-	Nested     bool           `json:"nested"`
-	Reported   bool           `json:"nested_reported"`
-	Steps      []amplify.Step `json:"-"`
-	total      amplify.Mult
-	amp        *amplify.SiteAmp
+	Pos          string            `json:"pos"`
+	File         string            `json:"file"`
+	Line         int               `json:"line"`
+	Column       int               `json:"column"`
+	Package      string            `json:"package"`
+	Function     string            `json:"function"`
+	Kind         string            `json:"kind"`
+	API          string            `json:"api,omitempty"`
+	Bound        auditBound        `json:"bound"`
+	Backoff      auditBackoff      `json:"backoff"`
+	Budget       *auditBudget      `json:"budget"`
+	Status       string            `json:"status"`
+	Dependency   string            `json:"dependency"`
+	Dependencies []auditDepID      `json:"dependencies"`
+	Deepest      string            `json:"deepest_dependency"`
+	Exempt       string            `json:"exempt,omitempty"`
+	Suppressed   *auditSuppression `json:"suppressed,omitempty"`
+	Baseline     bool              `json:"in_baseline,omitempty"`
+	Test         bool              `json:"test"`
+	Config       bool              `json:"configures_client,omitempty"`
+	Factor       *auditMult        `json:"factor"`
+	Reaches      *auditMult        `json:"reaches"`
+	Total        *auditMult        `json:"total"`
+	Nested       bool              `json:"nested"`
+	Reported     bool              `json:"nested_reported"`
+	Fingerprint  string            `json:"fingerprint"`
+	Steps        []amplify.Step    `json:"-"`
+	total        amplify.Mult
+	amp          *amplify.SiteAmp
+	deps         []retrysite.Dep
+	head         string // the site's source text from its position on, for its fingerprint
+	fileKey      string // its file for the fingerprint: module path and path inside the module
 }
 
 type auditStep struct {
@@ -293,61 +667,301 @@ type auditChain struct {
 	Pos           string      `json:"pos"`
 	Function      string      `json:"function"`
 	Product       *auditMult  `json:"product"`
+	Deepest       string      `json:"deepest_dependency"`
 	DeadlineOwner string      `json:"deadline_owner"`
 	Reported      bool        `json:"nested_reported"`
 	Message       string      `json:"message"`
+	Fingerprint   string      `json:"fingerprint"`
 	Steps         []auditStep `json:"steps"`
+	site          *auditSite
 }
 
-var guardKinds = map[retrysite.GuardKind]string{
-	retrysite.GuardMethod:  "method",
-	retrysite.GuardLimiter: "limiter",
-	retrysite.GuardBreaker: "breaker",
-	retrysite.GuardFunc:    "func",
-	retrysite.GuardNative:  "native",
-	retrysite.GuardHelper:  "helper",
+// auditDep is one dependency with the retry sites that target it.
+type auditDep struct {
+	Name       string     `json:"name"`
+	Kind       string     `json:"kind"`
+	Sites      int        `json:"sites"`
+	Unbudgeted int        `json:"unbudgeted"`
+	Share      float64    `json:"unbudgeted_share"`
+	Worst      *auditMult `json:"worst"`
+	WorstPos   string     `json:"worst_pos"`
+	WorstBound auditBound `json:"worst_bound"`
+	BoundPos   string     `json:"worst_bound_pos"`
+	WorstChain *auditRef  `json:"worst_chain"`
+	key        string
+	worst      amplify.Mult
+	bound      amplify.Mult
+	first      string // the first site's position, to order equals
 }
 
-var boundKinds = map[retrysite.BoundKind]string{
-	retrysite.BoundUnknown: "unknown",
-	retrysite.BoundCount:   "count",
-	retrysite.BoundTime:    "time",
-	retrysite.Unbounded:    "unbounded",
+// reportBound converts a site's attempt bound: a count with neither a
+// number nor an expression is "unknown", as the schema requires.
+func reportBound(b retrysite.Bound) auditBound {
+	out := auditBound{Note: b.Note, Text: amplify.BoundText(b)}
+	out.Kind = b.Kind.String()
+	switch {
+	case b.Kind == retrysite.BoundCount && b.N > 0:
+		out.N = b.N
+	case b.Kind == retrysite.BoundCount && strings.TrimSpace(b.Expr) != "":
+		out.Expr = strings.TrimSpace(b.Expr)
+	case b.Kind == retrysite.BoundCount:
+		out.Kind = retrysite.BoundUnknown.String()
+	}
+	return out
 }
+
+// boundMult is the factor of a bound alone, without its budget, to rank
+// bounds.
+func boundMult(b retrysite.Bound) amplify.Mult {
+	switch {
+	case b.Kind == retrysite.BoundCount && b.N > 0:
+		return amplify.Mult{Kind: amplify.Count, Value: float64(b.N)}
+	case b.Kind == retrysite.BoundTime:
+		return amplify.Mult{Kind: amplify.TimeBounded, Value: 1}
+	case b.Kind == retrysite.Unbounded:
+		return amplify.Mult{Kind: amplify.Unbounded, Value: 1}
+	}
+	return amplify.Mult{Kind: amplify.UnknownCount, Value: 1}
+}
+
+// suppressingPasses are the passes whose directives silence a site in the
+// audit: the one that reports retry sites and the one that reports chains.
+var suppressingPasses = []string{"fixedattempts", "nestedretry"}
 
 // buildReport collects the sites from the root actions of the amplify
 // analyzer, once per position (a package and its test variant share
-// files), and returns the report and the number of failed actions.
-func buildReport(g *checker.Graph, npkgs int) (*auditReport, int) {
+// files), and returns the report and the number of actions that failed
+// for another reason than a package that did not load.
+func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*packages.Package]bool, af *auditFlags, known map[string]bool) (*auditReport, int) {
 	root, _ := os.Getwd()
-	rep := &auditReport{Version: 1, Tool: "retrylint", Packages: npkgs, Sites: []*auditSite{}, ChainsOut: []auditChain{}, root: root}
+	rep := &auditReport{
+		Version: 2, Tool: "retrylint", NotAnalyzed: []notAnalyzed{}, Filter: af.pkgs.values,
+		Dependencies: []*auditDep{}, Sites: []*auditSite{}, Chains: []auditChain{},
+		Tests: auditTestFiles{Sites: []*auditSite{}, Chains: []auditChain{}},
+		root:  root, link: af.linkTemplate, Baseline: af.baseline,
+	}
 	failed := 0
 	seen := map[string]bool{}
+	var all []*auditSite
+	lines := newLineCache()
+	skipped := map[*packages.Package]bool{}
+	// A file analyzed in a package and in its test variant is listed from
+	// the package itself (the variant sees the test files too): packages
+	// first, in the order of their IDs.
+	var acts []*checker.Action
 	for act := range g.All() {
+		if act.IsRoot && act.Analyzer == amplify.Analyzer {
+			acts = append(acts, act)
+		}
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		a, b := acts[i].Package.ID, acts[j].Package.ID
+		if va, vb := strings.Contains(a, " ["), strings.Contains(b, " ["); va != vb {
+			return vb
+		}
+		return a < b
+	})
+	for _, act := range acts {
 		if act.Err != nil {
-			if act.IsRoot {
-				fmt.Fprintf(os.Stderr, "retrylint audit: %s: %v\n", act, act.Err)
+			skipped[act.Package] = true
+			if msg := act.Err.Error(); !notLoaded[act.Package] && !strings.HasPrefix(msg, "failed prerequisites") && !strings.HasPrefix(msg, "analysis skipped due to errors") {
+				fmt.Fprintf(os.Stderr, "retrylint audit: %s: %v\n", act.Package, act.Err)
 				failed++
 			}
-			continue
-		}
-		if !act.IsRoot || act.Analyzer != amplify.Analyzer {
 			continue
 		}
 		res, ok := act.Result.(*amplify.Result)
 		if !ok || res == nil {
 			continue
 		}
+		var directives *suppress.Directives
 		for _, a := range res.Sites {
 			if seen[a.Step.Pos] {
 				continue
 			}
 			seen[a.Step.Pos] = true
-			rep.Sites = append(rep.Sites, rep.site(act.Package.PkgPath, a))
+			s := rep.site(act.Package, a, lines)
+			if directives == nil {
+				directives = suppress.Parse(act.Package.Fset, act.Package.Syntax)
+			}
+			for _, pass := range suppressingPasses {
+				if d, ok := directives.Lookup(act.Package.Fset, a.Site.Pos, pass); ok {
+					text := directiveText(act.Package.Fset, d, lines)
+					s.Suppressed = &auditSuppression{Directive: text, Reason: directiveReason(d, text)}
+					s.Status = statusSuppressed
+					break
+				}
+			}
+			all = append(all, s)
 		}
 	}
-	sort.Slice(rep.Sites, func(i, j int) bool {
-		a, b := rep.Sites[i], rep.Sites[j]
+	for _, p := range pkgs {
+		switch {
+		case isTestMain(p) && (notLoaded[p] || skipped[p]):
+			// Generated code only: the package it tests is named.
+		case notLoaded[p]:
+			rep.NotAnalyzed = append(rep.NotAnalyzed, notAnalyzed{Package: p.ID, Reason: rep.loadReason(p)})
+		case skipped[p]:
+			rep.NotAnalyzed = append(rep.NotAnalyzed, notAnalyzed{Package: p.ID, Reason: "imports a package that did not load: " + brokenImport(p, notLoaded)})
+		default:
+			rep.Packages++
+		}
+	}
+	sort.Slice(rep.NotAnalyzed, func(i, j int) bool { return rep.NotAnalyzed[i].Package < rep.NotAnalyzed[j].Package })
+	sortByPos(all)
+	assignFingerprints(all)
+	var listed []*auditSite
+	for _, s := range all {
+		if len(af.pkgs.values) > 0 && !matchesAny(s.Package, af.pkgs.values) {
+			continue
+		}
+		s.Baseline = known[s.Fingerprint]
+		listed = append(listed, s)
+	}
+	sortByRisk(listed)
+	for _, s := range listed {
+		c, isChain := rep.chain(s)
+		if s.Test {
+			rep.Tests.Sites = append(rep.Tests.Sites, s)
+			if isChain {
+				rep.Tests.Chains = append(rep.Tests.Chains, c)
+			}
+			continue
+		}
+		rep.Sites = append(rep.Sites, s)
+		if isChain {
+			rep.Chains = append(rep.Chains, c)
+		}
+	}
+	rep.Dependencies = dependencies(rep.Sites, rep.Chains)
+	rep.summarize()
+	return rep, failed
+}
+
+// directiveText is the comment of a directive, as written.
+func directiveText(fset *token.FileSet, d *suppress.Directive, lines *lineCache) string {
+	p, e := fset.Position(d.Pos), fset.Position(d.End)
+	text := lines.line(p.Filename, p.Line)
+	if p.Column < 1 || p.Column-1 > len(text) {
+		return ""
+	}
+	end := len(text)
+	if e.Line == p.Line && e.Column-1 <= len(text) && e.Column > p.Column {
+		end = e.Column - 1
+	}
+	return strings.TrimSpace(text[p.Column-1 : end])
+}
+
+// directiveReason is the reason a directive gives: after the pass names
+// of an ignore form, or in the comment after a //nolint ("//nolint:retrylint
+// // polled once at start-up").
+func directiveReason(d *suppress.Directive, text string) string {
+	if d.Reason != "" || d.Form != suppress.NoLint {
+		return d.Reason
+	}
+	if _, after, ok := strings.Cut(strings.TrimPrefix(text, "//"), "//"); ok {
+		return strings.TrimSpace(after)
+	}
+	return ""
+}
+
+// brokenImport names a package p imports, directly or not, that did not
+// load.
+func brokenImport(p *packages.Package, notLoaded map[*packages.Package]bool) string {
+	var found string
+	seen := map[*packages.Package]bool{}
+	var walk func(*packages.Package)
+	walk = func(q *packages.Package) {
+		if found != "" || seen[q] {
+			return
+		}
+		seen[q] = true
+		paths := make([]string, 0, len(q.Imports))
+		for path := range q.Imports {
+			paths = append(paths, path)
+		}
+		sort.Strings(paths)
+		for _, path := range paths {
+			dep := q.Imports[path]
+			if notLoaded[dep] || len(dep.Errors) > 0 {
+				found = dep.ID
+				return
+			}
+			walk(dep)
+		}
+	}
+	walk(p)
+	if found == "" {
+		return "?"
+	}
+	return found
+}
+
+// isTestMain reports whether p is the generated main package of a test
+// binary ("pkg.test").
+func isTestMain(p *packages.Package) bool {
+	return p.Name == "main" && strings.HasSuffix(p.ID, ".test")
+}
+
+// loadReason is the first error of a package that did not load, on one
+// line: a syntax or type error with its position (relative to the working
+// directory) when there is one.
+func (rep *auditReport) loadReason(p *packages.Package) string {
+	for _, e := range p.Errors {
+		if e.Kind != packages.ListError && e.Pos != "" && e.Pos != "-" {
+			return rep.rel(e.Pos) + ": " + firstLine(e.Msg)
+		}
+	}
+	msg := p.Errors[0].Msg
+	if lines := strings.Split(msg, "\n"); len(lines) > 1 && strings.HasPrefix(lines[0], "# ") {
+		msg = lines[1] // "# pkg" then the error
+	}
+	return rep.rel(firstLine(msg))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// matchesAny reports whether an import path matches one of the patterns,
+// where "..." matches any string ("./..." and "..." match everything).
+func matchesAny(path string, patterns []string) bool {
+	for _, p := range patterns {
+		if p == "./..." || p == "..." || matchPattern(p, path) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchPattern(pattern, path string) bool {
+	if !strings.Contains(pattern, "...") {
+		return pattern == path
+	}
+	parts := strings.Split(pattern, "...")
+	if !strings.HasPrefix(path, parts[0]) {
+		// "x/..." also matches "x" itself, as the go command does.
+		return strings.HasSuffix(pattern, "/...") && len(parts) == 2 && path == strings.TrimSuffix(parts[0], "/")
+	}
+	rest := path[len(parts[0]):]
+	for i, part := range parts[1:] {
+		last := i == len(parts)-2
+		if last {
+			return strings.HasSuffix(rest, part)
+		}
+		j := strings.Index(rest, part)
+		if j < 0 {
+			return false
+		}
+		rest = rest[j+len(part):]
+	}
+	return true
+}
+
+func sortByPos(sites []*auditSite) {
+	sort.SliceStable(sites, func(i, j int) bool {
+		a, b := sites[i], sites[j]
 		if a.File != b.File {
 			return a.File < b.File
 		}
@@ -356,44 +970,36 @@ func buildReport(g *checker.Graph, npkgs int) (*auditReport, int) {
 		}
 		return a.Column < b.Column
 	})
-	sum := &rep.Summary
-	var worstSite *auditSite
-	for _, s := range rep.Sites {
-		sum.Sites++
-		switch {
-		case s.Exempt != "":
-			sum.Exempt++
-		case s.Budget != nil:
-			sum.Budgeted++
-		default:
-			sum.Unbudgeted++
-		}
-		if s.Nested && !s.amp.Config && s.Exempt == "" && s.total.Worse(s.amp.Step.Factor) {
-			rep.Chains = append(rep.Chains, s)
-		}
-		if worstSite == nil || s.total.Worse(worstSite.total) {
-			worstSite = s
-		}
+}
+
+// statusRank orders sites that count before those that do not.
+func statusRank(s *auditSite) int {
+	switch s.Status {
+	case statusUnbudgeted, statusBudgeted:
+		return 0
 	}
-	if worstSite != nil {
-		sum.WorstSite = worstSite.Total
-	}
-	sort.SliceStable(rep.Chains, func(i, j int) bool {
-		return rep.Chains[i].total.Worse(rep.Chains[j].total)
+	return 1
+}
+
+// sortByRisk orders sites worst first: sites that count before suppressed
+// and exempt ones, then by calls per request (unbounded, time-bounded,
+// the largest product), then by their own factor, then by position.
+func sortByRisk(sites []*auditSite) {
+	sort.SliceStable(sites, func(i, j int) bool {
+		a, b := sites[i], sites[j]
+		if ra, rb := statusRank(a), statusRank(b); ra != rb {
+			return ra < rb
+		}
+		if a.total.Worse(b.total) {
+			return true
+		}
+		if b.total.Worse(a.total) {
+			return false
+		}
+		// Alike at the deepest dependency: the site whose own retries
+		// are worse first (an unbounded loop before a budgeted caller).
+		return a.amp.Step.Factor.Worse(b.amp.Step.Factor)
 	})
-	for _, s := range rep.Chains {
-		c := rep.chain(s)
-		if c.Reported {
-			sum.Reported++
-		}
-		rep.ChainsOut = append(rep.ChainsOut, c)
-	}
-	sum.Chains = len(rep.Chains)
-	if len(rep.ChainsOut) > 0 {
-		w := rep.ChainsOut[0]
-		sum.Worst = &w
-	}
-	return rep, failed
 }
 
 // rel makes a position relative to the working directory when it lies
@@ -405,50 +1011,91 @@ func (rep *auditReport) rel(pos string) string {
 	return pos
 }
 
-func (rep *auditReport) site(pkg string, a *amplify.SiteAmp) *auditSite {
+// depKind is the kind of a dependency key: field, var, pkg, host, ...
+func depKind(key string) string {
+	k, _, ok := strings.Cut(key, ":")
+	if !ok {
+		return "other"
+	}
+	return k
+}
+
+func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lineCache) *auditSite {
+	pkg := p.PkgPath
 	s := a.Site
 	file, line, col, _ := amplify.ParsePos(a.Step.Pos)
 	relFile := rep.rel(file)
 	out := &auditSite{
-		Pos:        fmt.Sprintf("%s:%d:%d", relFile, line, col),
-		File:       relFile,
-		Line:       line,
-		Column:     col,
-		Package:    strings.TrimSuffix(pkg, "_test"),
-		Function:   a.Step.Func,
-		Kind:       s.Kind.String(),
-		API:        s.API,
-		Bound:      auditBound{Kind: boundKinds[s.Bound.Kind], N: s.Bound.N, Expr: s.Bound.Expr, Note: s.Bound.Note, Text: s.Bound.String()},
-		Backoff:    auditBackoff{Delay: s.Backoff.Delay.String(), Jitter: s.Backoff.Jitter},
-		Dependency: a.Step.Dep,
-		Exempt:     s.Exempt,
-		Config:     a.Config,
-		Factor:     toMult(a.Step.Factor),
-		Reaches:    toMult(a.Inner),
-		Total:      toMult(a.Total),
-		Nested:     a.Nested(),
-		Reported:   nestedretry.Reportable(a),
-		Steps:      a.Chain,
-		total:      a.Total,
-		amp:        a,
+		Pos:          fmt.Sprintf("%s:%d:%d", relFile, line, col),
+		File:         relFile,
+		Line:         line,
+		Column:       col,
+		Package:      strings.TrimSuffix(pkg, "_test"),
+		Function:     a.Step.Func,
+		Kind:         s.Kind.String(),
+		API:          s.API,
+		Bound:        reportBound(s.Bound),
+		Backoff:      auditBackoff{Delay: s.Backoff.Delay.String(), Jitter: s.Backoff.Jitter},
+		Status:       statusUnbudgeted,
+		Dependency:   a.Step.Dep,
+		Dependencies: []auditDepID{},
+		Exempt:       s.Exempt,
+		Test:         strings.HasSuffix(file, "_test.go"),
+		Config:       a.Config,
+		Factor:       toMult(a.Step.Factor),
+		Reaches:      toMult(a.Inner),
+		Total:        toMult(a.Total),
+		Nested:       a.Nested(),
+		Reported:     nestedretry.Reportable(a),
+		Steps:        a.Chain,
+		total:        a.Total,
+		amp:          a,
+		deps:         a.Step.Deps,
+	}
+	for _, d := range a.Step.Deps {
+		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: depKind(d.Key)})
+	}
+	if n := len(a.Chain); n > 0 {
+		out.Deepest = a.Chain[n-1].Dep
 	}
 	if out.Function == "" {
 		out.Function = "(package level)"
 	}
-	if s.Guard != nil {
-		out.Budget = &auditBudget{Guard: s.Guard.Desc, Kind: guardKinds[s.Guard.Kind], Note: a.Step.Budget, Mult: toMult(a.Step.Factor)}
+	switch {
+	case s.Exempt != "":
+		out.Status = statusExempt
+	case s.Guard != nil:
+		out.Status = statusBudgeted
+		out.Budget = &auditBudget{Guard: s.Guard.Desc, Kind: s.Guard.Kind.String(), Note: a.Step.Budget, Mult: toMult(a.Step.Factor)}
+	}
+	text := lines.line(file, line)
+	if col-1 <= len(text) && col >= 1 {
+		text = text[col-1:]
+	}
+	out.head = text
+	out.fileKey = filepath.Base(file)
+	if m := p.Module; m != nil {
+		out.fileKey = fingerprint.File(m.Path, m.Dir, file)
 	}
 	return out
 }
 
-func (rep *auditReport) chain(s *auditSite) auditChain {
+// chain returns the chain of a site whose attempts reach nested retries
+// with a product above its own factor.
+func (rep *auditReport) chain(s *auditSite) (auditChain, bool) {
+	if !s.Nested || s.Config || s.Status == statusExempt || s.Status == statusSuppressed || !s.amp.Inner.Interesting() {
+		return auditChain{}, false
+	}
 	c := auditChain{
 		Pos:           s.Pos,
 		Function:      s.Function,
 		Product:       s.Total,
+		Deepest:       s.Deepest,
 		DeadlineOwner: nestedretry.DeadlineOwner(s.Steps),
 		Reported:      s.Reported,
 		Message:       nestedretry.Message(s.amp),
+		Fingerprint:   chainFingerprint(s),
+		site:          s,
 	}
 	for _, st := range s.Steps {
 		file, line, col, _ := amplify.ParsePos(st.Pos)
@@ -463,14 +1110,154 @@ func (rep *auditReport) chain(s *auditSite) auditChain {
 			Dependency: st.Dep,
 		})
 	}
-	return c
+	return c, true
 }
 
-// worstFirst returns the sites, the worst total first.
-func (rep *auditReport) worstFirst() []*auditSite {
-	out := append([]*auditSite(nil), rep.Sites...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].total.Worse(out[j].total) })
+// dependencies groups the sites by the dependencies their attempts target
+// (sites whose dependency is not known are one group, "(unknown)"), with
+// the worst chain that ends at each.
+func dependencies(sites []*auditSite, chains []auditChain) []*auditDep {
+	byKey := map[string]*auditDep{}
+	var out []*auditDep
+	get := func(d retrysite.Dep, pos string) *auditDep {
+		if dep, ok := byKey[d.Key]; ok {
+			return dep
+		}
+		name, kind := d.Name, depKind(d.Key)
+		if d.Key == "" {
+			name, kind = "(unknown)", "unknown"
+		}
+		dep := &auditDep{Name: name, Kind: kind, key: d.Key, first: pos, worst: amplify.One(), Worst: toMult(amplify.One())}
+		byKey[d.Key] = dep
+		out = append(out, dep)
+		return dep
+	}
+	for _, s := range sites {
+		if s.Status == statusExempt || s.Status == statusSuppressed {
+			continue
+		}
+		deps := s.deps
+		if len(deps) == 0 {
+			deps = []retrysite.Dep{{}}
+		}
+		for _, d := range deps {
+			dep := get(d, s.Pos)
+			dep.Sites++
+			if s.Status == statusUnbudgeted {
+				dep.Unbudgeted++
+			}
+			f := s.amp.Step.Factor
+			if dep.Sites == 1 || f.Worse(dep.worst) {
+				dep.worst, dep.Worst, dep.WorstPos = f, toMult(f), s.Pos
+			}
+			if b := boundMult(s.amp.Site.Bound); dep.Sites == 1 || b.Worse(dep.bound) {
+				dep.bound, dep.WorstBound, dep.BoundPos = b, s.Bound, s.Pos
+			}
+		}
+	}
+	for _, c := range chains {
+		steps := c.site.Steps
+		last := steps[len(steps)-1]
+		deps := last.Deps
+		if len(deps) == 0 {
+			deps = []retrysite.Dep{{}}
+		}
+		for _, d := range deps {
+			dep := get(d, c.Pos)
+			if dep.WorstChain == nil {
+				// chains come worst first
+				dep.WorstChain = &auditRef{Pos: c.Pos, Function: c.Function, Dependency: c.Deepest, Total: c.Product}
+			}
+			if m := c.site.total; m.Worse(dep.worst) {
+				dep.worst, dep.Worst, dep.WorstPos = m, toMult(m), c.Pos
+			}
+		}
+	}
+	for _, dep := range out {
+		if dep.Sites > 0 {
+			dep.Share, _ = roundFloat(float64(dep.Unbudgeted) / float64(dep.Sites))
+		}
+		if dep.WorstBound.Kind == "" {
+			dep.WorstBound = auditBound{Kind: "unknown", Text: "unknown"}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.worst.Worse(b.worst) {
+			return true
+		}
+		if b.worst.Worse(a.worst) {
+			return false
+		}
+		if a.Unbudgeted != b.Unbudgeted {
+			return a.Unbudgeted > b.Unbudgeted
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.first < b.first
+	})
 	return out
+}
+
+// summarize counts the sites and names the worst of each kind.
+func (rep *auditReport) summarize() {
+	sum := &rep.Summary
+	sum.UnboundedSites = []auditRef{}
+	for _, s := range rep.Sites {
+		sum.Sites++
+		switch s.Status {
+		case statusExempt:
+			sum.Exempt++
+			continue
+		case statusSuppressed:
+			sum.Suppressed++
+			continue
+		case statusBudgeted:
+			sum.Budgeted++
+		default:
+			sum.Unbudgeted++
+		}
+		if s.Baseline {
+			sum.InBaseline++
+		}
+		switch s.amp.Step.Factor.Kind {
+		case amplify.Unbounded:
+			sum.Unbounded++
+			sum.UnboundedSites = append(sum.UnboundedSites, ref(s))
+		case amplify.TimeBounded:
+			sum.TimeBounded++
+		case amplify.UnknownCount:
+			sum.UnknownCount++
+		}
+		if sum.WorstSite == nil {
+			r := ref(s) // sites are worst first
+			sum.WorstSite = &r
+		}
+	}
+	for _, c := range rep.Chains {
+		if c.Reported {
+			sum.Reported++
+		}
+	}
+	sum.Chains = len(rep.Chains)
+	if len(rep.Chains) > 0 {
+		w := rep.Chains[0]
+		sum.WorstChain = &w
+	}
+	sum.TestSites = len(rep.Tests.Sites)
+	sum.TestChains = len(rep.Tests.Chains)
+	for _, d := range rep.Dependencies {
+		if d.key == "" {
+			continue // "(unknown)" is no dependency to name
+		}
+		sum.WorstDependency = &auditDepRef{Name: d.Name, Worst: d.Worst, Sites: d.Sites, Pos: d.WorstPos}
+		break
+	}
+}
+
+func ref(s *auditSite) auditRef {
+	return auditRef{Pos: s.Pos, Function: s.Function, Dependency: depOrOne(s), Total: s.Total}
 }
 
 // progress writes what the audit is doing to stderr when it is a
@@ -483,10 +1270,11 @@ type progress struct {
 	count, total atomic.Int64
 	stop         chan struct{}
 	stopped      chan struct{}
+	out          io.Writer
 }
 
 func newProgress(mode string) *progress {
-	p := &progress{}
+	p := &progress{out: os.Stderr}
 	switch mode {
 	case "always":
 		p.on = true
@@ -525,14 +1313,25 @@ func (p *progress) phase(what string) {
 	}()
 }
 
+// line is the progress line of the current phase.
+func (p *progress) line() string {
+	secs := time.Since(p.start).Seconds()
+	n, total := p.count.Load(), p.total.Load()
+	switch {
+	case p.what == "loading" && total > 0 && n == 0:
+		return fmt.Sprintf("retrylint audit: loading %s: compiling dependencies… %.1fs", plural(int(total), "package"), secs)
+	case p.what == "loading" && total > 0:
+		return fmt.Sprintf("retrylint audit: loading packages: %d/%d parsed… %.1fs", n, total, secs)
+	case p.what == "analyzing" && total > 0:
+		return fmt.Sprintf("retrylint audit: analyzing packages: %d/%d… %.1fs", n, total, secs)
+	}
+	return fmt.Sprintf("retrylint audit: %s… %.1fs", p.what, secs)
+}
+
 func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := fmt.Sprintf("retrylint audit: %s… %.1fs", p.what, time.Since(p.start).Seconds())
-	if n := p.total.Load(); n > 0 && p.what == "analyzing" {
-		line = fmt.Sprintf("retrylint audit: analyzing %d/%d packages… %.1fs", p.count.Load(), n, time.Since(p.start).Seconds())
-	}
-	fmt.Fprintf(os.Stderr, "\r\033[K%s", line)
+	fmt.Fprintf(p.out, "\r\033[K%s", p.line())
 }
 
 // done stops the current phase and clears its line.
@@ -547,7 +1346,7 @@ func (p *progress) done() {
 	if stop != nil {
 		close(stop)
 		<-stopped
-		fmt.Fprint(os.Stderr, "\r\033[K")
+		fmt.Fprint(p.out, "\r\033[K")
 	}
 }
 
@@ -555,5 +1354,6 @@ func (p *progress) finish(rep *auditReport, d time.Duration) {
 	if !p.on {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "retrylint audit: %d packages, %d retry sites, %d chains in %.1fs\n", rep.Packages, rep.Summary.Sites, rep.Summary.Chains, d.Seconds())
+	fmt.Fprintf(p.out, "retrylint audit: %s, %s, %s in %.1fs\n", plural(rep.Packages, "package"),
+		plural(rep.Summary.Sites, "retry site"), plural(rep.Summary.Chains, "chain"), d.Seconds())
 }

@@ -256,14 +256,6 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	return 0
 }
 
-// plural returns "1 finding" or "n findings".
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %ss", n, one)
-}
-
 func printTiming(g *checker.Graph) {
 	type row struct {
 		name string

@@ -20,6 +20,13 @@
 // that are not analyzed: retry libraries are known through the retry-site
 // analysis's tables, which is where third-party code is known.
 //
+// Work a function starts but does not do itself does not multiply it: a
+// goroutine started with a go statement that the function does not wait
+// for, and a callback registered for later (see detach.go for what counts
+// as one). A goroutine the function waits for (a WaitGroup or errgroup
+// Wait, a receive from a channel the goroutine uses) is part of its work.
+// Functions that keep a function parameter for later export a LaterFact.
+//
 // Sites that only configure a client (a go-retryablehttp client, resty's
 // SetRetryCount, a gRPC service config, a failsafe-go policy, an AWS
 // retryer) are listed with their own factor but not multiplied into the
@@ -38,6 +45,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -61,7 +70,7 @@ func New(site *analysis.Analyzer) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/amplify",
 		Requires:   []*analysis.Analyzer{site},
 		ResultType: reflect.TypeFor[*Result](),
-		FactTypes:  []analysis.Fact{new(AmpFact)},
+		FactTypes:  []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact)},
 		Run:        run,
 	}
 }
@@ -82,14 +91,17 @@ type Step struct {
 	Func   string // the enclosing function: "orders.(*Client).Get"
 	Pos    string // the site's position, file:line:column
 	Site   string // what retries: "retry loop", "backoff.Retry", a helper's name
-	Bound  string // the attempt bound as the retry-site analysis gives it: "3 attempts"
+	Bound  string // the attempt bound as the retry-site analysis gives it: "3 attempts" (see BoundText)
 	Factor Mult   // the site's own factor
 	Budget string // the budget guarding it ("" when none): "budget, ratio 0.1"
 	// Deadline says the enclosing function knows the request's deadline:
 	// it has a context.Context or *http.Request parameter, or sets a
 	// deadline itself.
 	Deadline bool
-	Dep      string // the dependency its attempts target, when known
+	Dep      string // the dependencies its attempts target, when known: their names, comma-separated
+	// Deps are the dependencies its attempts target, in source order, once
+	// each; a dependency with an empty key is unknown and left out.
+	Deps []retrysite.Dep
 }
 
 // AmpFact is the worst-case multiplier of a function, with the chain of
@@ -168,6 +180,7 @@ type computer struct {
 	memo   map[*types.Func]value
 	amps   map[*retrysite.Site]*SiteAmp
 	byNode map[*ast.CallExpr]*retrysite.Site // helper and library calls that are sites
+	later  map[*types.Func][]int             // laterParams, memoized
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -179,10 +192,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(pass.Files) == 0 {
 		return res, nil
 	}
-	// Fast path: no retry site here and none reachable through imports.
-	if len(sites.List) == 0 && len(pass.AllObjectFacts()) == 0 {
-		return res, nil
-	}
+	pass.ExportPackageFact(new(analyzedFact))
 	c := &computer{
 		pass:   pass,
 		sites:  sites.List,
@@ -191,6 +201,7 @@ func run(pass *analysis.Pass) (any, error) {
 		memo:   map[*types.Func]value{},
 		amps:   map[*retrysite.Site]*SiteAmp{},
 		byNode: map[*ast.CallExpr]*retrysite.Site{},
+		later:  map[*types.Func][]int{},
 	}
 	var order []*types.Func
 	for _, f := range pass.Files {
@@ -202,6 +213,19 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 		}
+	}
+	// Functions that keep a callback for later, for their callers here and
+	// in other packages.
+	for _, fn := range order {
+		if hasFuncParam(fn) {
+			if ps := c.laterParams(fn); len(ps) > 0 {
+				pass.ExportObjectFact(fn, &LaterFact{Params: ps})
+			}
+		}
+	}
+	// Fast path: no retry site here and none reachable through imports.
+	if len(sites.List) == 0 && !hasAmpFacts(pass) {
+		return res, nil
 	}
 	for _, s := range c.sites {
 		if call, ok := s.Node.(*ast.CallExpr); ok && s.Kind != retrysite.Loop {
@@ -230,6 +254,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// hasFuncParam reports whether fn has a parameter of function type.
+func hasFuncParam(fn *types.Func) bool {
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if _, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAmpFacts reports whether some imported function has an AmpFact.
+func hasAmpFacts(pass *analysis.Pass) bool {
+	for _, f := range pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*AmpFact); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // looseRoots returns the nodes to walk for sites outside functions: each
@@ -325,8 +370,18 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 	for i, r := range regions {
 		r.parent = innermost(r.site.Node.Pos(), i)
 	}
+	det := c.findDetached(roots, sites)
 	top := value{m: One()}
-	add := func(at int, v value) {
+	// add records v, found at pos, in region at (-1: the scope), unless
+	// pos lies in work the region starts but does not do.
+	add := func(at int, pos token.Pos, v value) {
+		regionPos := token.NoPos
+		if at >= 0 {
+			regionPos = regions[at].site.Node.Pos()
+		}
+		if det.cuts(pos, regionPos) {
+			return
+		}
 		if at < 0 {
 			if v.worse(top) {
 				top = v
@@ -346,8 +401,11 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 			if _, isSite := c.byNode[call]; isSite {
 				return true // the site accounts for its operation
 			}
+			if det.calls[call] {
+				return true // a goroutine started here: not a call of the scope
+			}
 			if v, ok := c.callValue(call); ok {
-				add(innermost(call.Pos(), -1), v)
+				add(innermost(call.Pos(), -1), call.Pos(), v)
 			}
 			return true
 		})
@@ -358,7 +416,7 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 		if s.Body != nil || s.Op == nil {
 			continue
 		}
-		add(i, c.opValue(s.Op))
+		add(i, s.Node.Pos(), c.opValue(s.Op))
 	}
 	// Fold the regions bottom up: the innermost first.
 	idx := make([]int, len(regions))
@@ -385,9 +443,9 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 			// Attempts happen where the client is used.
 		case amp.Exempt != "":
 			// Not a step of a chain: what it reaches passes through.
-			add(r.parent, r.best)
+			add(r.parent, r.site.Node.Pos(), r.best)
 		default:
-			add(r.parent, value{m: amp.Total, chain: amp.Chain})
+			add(r.parent, r.site.Node.Pos(), value{m: amp.Total, chain: amp.Chain})
 		}
 	}
 	return top
@@ -400,12 +458,13 @@ func (c *computer) siteAmp(fd *ast.FuncDecl, s *retrysite.Site, inner value) *Si
 		Func:     c.funcName(fd),
 		Pos:      c.pass.Fset.Position(s.Pos).String(),
 		Site:     siteName(s),
-		Bound:    s.Bound.String(),
+		Bound:    BoundText(s.Bound),
 		Factor:   factor,
 		Budget:   budget,
 		Deadline: c.knowsDeadline(fd),
-		Dep:      depName(s),
+		Deps:     c.deps(s),
 	}
+	step.Dep = depNames(step.Deps)
 	amp := &SiteAmp{Site: s, Step: step, Inner: inner.m, Exempt: s.Exempt}
 	amp.Config = s.Kind == retrysite.Library && s.Body == nil && s.Op == nil && len(s.Attempts) == 0
 	if s.Exempt != "" {
@@ -600,8 +659,11 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 			obj = c.pass.TypesInfo.Uses[x.(*ast.SelectorExpr).Sel]
 		}
 		v, ok := obj.(*types.Var)
-		if !ok || v.Pkg() != c.pass.Pkg || v.IsField() {
+		if !ok || v.Pkg() != c.pass.Pkg {
 			return 0, false
+		}
+		if v.IsField() {
+			return c.fieldRatio(v, depth)
 		}
 		init, declared := c.initOf(v)
 		if !declared {
@@ -617,6 +679,45 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 		return c.budgetExprRatio(init, depth+1)
 	}
 	return 0, false
+}
+
+// fieldRatio evaluates the ratio of a budget held in a struct field of
+// this package: every value the package stores in the field (composite
+// literals keyed by it, assignments to it) must give the same ratio.
+func (c *computer) fieldRatio(field *types.Var, depth int) (float64, bool) {
+	var inits []ast.Expr
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == field {
+					inits = append(inits, n.Value)
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) != len(n.Rhs) {
+					return true
+				}
+				for i, l := range n.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && c.pass.TypesInfo.Uses[sel.Sel] == field {
+						inits = append(inits, n.Rhs[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(inits) == 0 {
+		return 0, false
+	}
+	var ratio float64
+	for i, e := range inits {
+		r, ok := c.budgetExprRatio(e, depth+1)
+		if !ok || i > 0 && math.Abs(r-ratio) > 1e-9 {
+			return 0, false
+		}
+		ratio = r
+	}
+	return ratio, true
 }
 
 // optionsRatio reads the Ratio option of budget.New or budget.NewRegistry.
@@ -782,18 +883,64 @@ func siteName(s *retrysite.Site) string {
 	return s.API
 }
 
-// depName names the dependencies a site's attempts target.
-func depName(s *retrysite.Site) string {
-	var names []string
+// deps returns the dependencies a site's attempts target, once each.
+func (c *computer) deps(s *retrysite.Site) []retrysite.Dep {
+	var out []retrysite.Dep
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
 		if at.Dep.Key == "" || seen[at.Dep.Key] {
 			continue
 		}
 		seen[at.Dep.Key] = true
-		names = append(names, at.Dep.Name)
+		d := at.Dep
+		d.Key = c.stableKey(d.Key)
+		out = append(out, d)
+	}
+	return out
+}
+
+// stableKey replaces a token.Pos in a dependency key ("var:c@2165260", a
+// local variable) by the position it stands for: token.Pos values depend
+// on the order files were loaded in, and facts must not.
+func (c *computer) stableKey(key string) string {
+	i := strings.LastIndexByte(key, '@')
+	if i < 0 {
+		return key
+	}
+	n, err := strconv.Atoi(key[i+1:])
+	if err != nil || n <= 0 {
+		return key
+	}
+	p := c.pass.Fset.Position(token.Pos(n))
+	if !p.IsValid() {
+		return key
+	}
+	return fmt.Sprintf("%s@%s:%d:%d", key[:i], filepath.Base(p.Filename), p.Line, p.Column)
+}
+
+func depNames(deps []retrysite.Dep) string {
+	var names []string
+	for _, d := range deps {
+		names = append(names, d.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// BoundText gives an attempt bound for reports: "3 attempts", "maxTries
+// attempts", "time-bounded", "unbounded", or "unknown" for a count the
+// retry-site analysis could not name.
+func BoundText(b retrysite.Bound) string {
+	switch {
+	case b.Kind == retrysite.BoundCount && b.N > 0:
+		return strconv.Itoa(b.N) + " attempts"
+	case b.Kind == retrysite.BoundCount && strings.TrimSpace(b.Expr) != "":
+		return strings.TrimSpace(b.Expr) + " attempts"
+	case b.Kind == retrysite.BoundTime:
+		return "time-bounded"
+	case b.Kind == retrysite.Unbounded:
+		return "unbounded"
+	}
+	return "unknown"
 }
 
 func isInterfaceMethod(fn *types.Func) bool {

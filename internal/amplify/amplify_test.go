@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/internal/amplify"
+	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/rltest"
 )
 
@@ -75,4 +76,79 @@ func TestMult(t *testing.T) {
 	if (amplify.Mult{Kind: amplify.UnknownCount, Value: 3}).Exceeds(10) || !(amplify.Mult{Kind: amplify.Unbounded, Value: 1}).Exceeds(10) {
 		t.Error("Exceeds: an unknown 3 stays below 10; unbounded exceeds it")
 	}
+}
+
+// TestRiskOrder checks the order of Worse: unbounded, time-bounded, then
+// the product of the counted factors, an unknown count by its known part.
+func TestRiskOrder(t *testing.T) {
+	count := func(v float64) amplify.Mult { return amplify.Mult{Kind: amplify.Count, Value: v} }
+	unknown := func(v float64) amplify.Mult { return amplify.Mult{Kind: amplify.UnknownCount, Value: v} }
+	timed := func(v float64) amplify.Mult { return amplify.Mult{Kind: amplify.TimeBounded, Value: v} }
+	unbounded := amplify.Mult{Kind: amplify.Unbounded, Value: 1}
+	// Worst first.
+	order := []amplify.Mult{unbounded, timed(3), timed(1), unknown(27), count(27), unknown(3), count(3), unknown(1), count(1)}
+	for i := range order {
+		for j := range order {
+			if got := order[i].Worse(order[j]); got != (i < j) {
+				t.Errorf("%v.Worse(%v) = %v, want %v", order[i], order[j], got, i < j)
+			}
+		}
+	}
+	// A budget's 1.1 around an unbounded retry does not make it worse.
+	if around := (amplify.Mult{Kind: amplify.Unbounded, Value: 1.1}); around.Worse(unbounded) || unbounded.Worse(around) {
+		t.Error("1.1 × unbounded and unbounded should rank alike")
+	}
+}
+
+// TestExceeds checks what a limit can be compared with: a count, an
+// unbounded product, and the known part of any other.
+func TestExceeds(t *testing.T) {
+	for _, c := range []struct {
+		m          amplify.Mult
+		limit      float64
+		exceeds    bool
+		comparable bool
+	}{
+		{amplify.Mult{Kind: amplify.Count, Value: 9}, 1, true, true},
+		{amplify.Mult{Kind: amplify.Count, Value: 9}, 9, false, true},
+		{amplify.Mult{Kind: amplify.Unbounded, Value: 1}, 1e6, true, true},
+		// A time-bounded retry does not fail every limit: its count is not known.
+		{amplify.Mult{Kind: amplify.TimeBounded, Value: 1}, 1e6, false, false},
+		{amplify.Mult{Kind: amplify.TimeBounded, Value: 3}, 2, true, false},
+		{amplify.Mult{Kind: amplify.UnknownCount, Value: 3}, 2, true, false},
+		{amplify.Mult{Kind: amplify.UnknownCount, Value: 1}, 1, false, false},
+	} {
+		if got := c.m.Exceeds(c.limit); got != c.exceeds {
+			t.Errorf("%v.Exceeds(%v) = %v, want %v", c.m, c.limit, got, c.exceeds)
+		}
+		if got := c.m.Comparable(); got != c.comparable {
+			t.Errorf("%v.Comparable() = %v, want %v", c.m, got, c.comparable)
+		}
+	}
+}
+
+// TestBoundText: a count bound with neither a number nor an expression is
+// "unknown", never " attempts".
+func TestBoundText(t *testing.T) {
+	for _, c := range []struct {
+		b    retrysite.Bound
+		want string
+	}{
+		{retrysite.Bound{Kind: retrysite.BoundCount, N: 3}, "3 attempts"},
+		{retrysite.Bound{Kind: retrysite.BoundCount, Expr: "cfg.MaxTries"}, "cfg.MaxTries attempts"},
+		{retrysite.Bound{Kind: retrysite.BoundCount}, "unknown"},
+		{retrysite.Bound{Kind: retrysite.BoundCount, Expr: " "}, "unknown"},
+		{retrysite.Bound{Kind: retrysite.BoundTime}, "time-bounded"},
+		{retrysite.Bound{Kind: retrysite.Unbounded}, "unbounded"},
+		{retrysite.Bound{}, "unknown"},
+	} {
+		if got := amplify.BoundText(c.b); got != c.want {
+			t.Errorf("BoundText(%+v) = %q, want %q", c.b, got, c.want)
+		}
+	}
+}
+
+func TestGoroutines(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, amplify.Analyzer, "goroutines", "registrar")
 }

@@ -67,24 +67,47 @@ func (m Mult) Times(n Mult) Mult {
 	}
 }
 
-// Worse reports whether m is a worse amplification than n: a more severe
-// kind, then a larger value, then an open one.
+// Worse reports whether m is a worse amplification than n, in the order
+// of risk: unbounded (whatever factors surround it), then time-bounded,
+// then the larger product of the counted factors (a count that is not
+// known ranks by its known part and, at the same value, above a known
+// count), then an open one.
 func (m Mult) Worse(n Mult) bool {
+	if r, q := m.rank(), n.rank(); r != q {
+		return r > q
+	}
+	// Unbounded is unbounded: a factor around it changes nothing.
+	if d := m.Value - n.Value; math.Abs(d) > 1e-9 && m.Kind != Unbounded {
+		return d > 0
+	}
 	if m.Kind != n.Kind {
 		return m.Kind > n.Kind
-	}
-	if d := m.Value - n.Value; math.Abs(d) > 1e-9 {
-		return d > 0
 	}
 	return m.Open && !n.Open
 }
 
-// Exceeds reports whether m may exceed a limit on the number of calls:
-// a finite value above it, or a multiplier bounded only by time or not at
-// all. An unknown count exceeds the limit only when its known part does.
-func (m Mult) Exceeds(limit float64) bool {
+// rank is the first key of Worse: counts, known or not, compare by value.
+func (m Mult) rank() int {
 	switch m.Kind {
-	case TimeBounded, Unbounded:
+	case Unbounded:
+		return 2
+	case TimeBounded:
+		return 1
+	}
+	return 0
+}
+
+// Comparable reports whether m can be compared with a limit on the number
+// of calls: a count, or a product unbounded (beyond every limit). A count
+// that is not known, and a time-bounded product, have only a known part.
+func (m Mult) Comparable() bool { return m.Kind == Count || m.Kind == Unbounded }
+
+// Exceeds reports whether m certainly exceeds a limit on the number of
+// calls: a count above it, an unbounded product, or a product whose known
+// part is already above it. A product that is not comparable and whose
+// known part is within the limit does not exceed it (see Comparable).
+func (m Mult) Exceeds(limit float64) bool {
+	if m.Kind == Unbounded {
 		return true
 	}
 	return m.Value > limit+1e-9

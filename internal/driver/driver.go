@@ -41,7 +41,7 @@ const LoadMode = packages.LoadSyntax | packages.NeedModule
 // where the go command stops at module boundaries (and fails outright at a
 // workspace root that is not itself a module): run at the root of a
 // monorepo, retrylint ./... analyzes every module.
-func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error) {
+func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*packages.Package, error) {
 	var env goEnv
 	if dp := dirPatterns(patterns); len(dp) > 0 {
 		var err error
@@ -57,6 +57,9 @@ func Load(dir string, patterns []string, tests bool) ([]*packages.Package, error
 		return nil, err
 	}
 	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
+	if len(progress) > 0 {
+		cfg.ParseFile = countParsed(dir, expanded, tests, progress[0])
+	}
 	pkgs, err := packages.Load(cfg, expanded...)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // This file says what a condition means for an attempt's outcome: the
@@ -138,6 +140,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 		if want == (op == token.EQL) {
 			if f.a.isEOF(y) {
 				return f.endOfData(x, st)
+			}
+			if f.a.isInterrupt(y) {
+				st.interrupted = true
 			}
 			return f.nilTest(x, st, false)
 		}
@@ -418,7 +423,7 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	if onErr && !onValue {
 		def = +1 // a predicate of an error alone holds for some errors
 	}
-	if want && onErr && isConflictName(name) {
+	if want && onErr && (isConflictName(name) || fn != nil && f.a.conflictPredicate(fn, 0)) {
 		st.conflict = true
 	}
 	pol := namePolarity(name, def)
@@ -675,6 +680,26 @@ func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) 
 	return []state{st}, true
 }
 
+// isInterrupt reports whether e is an errno that says a system call was
+// interrupted or would block (EINTR, EAGAIN): local, not a failing
+// dependency.
+func (a *analyzer) isInterrupt(e ast.Expr) bool {
+	v, ok := a.objOf(e).(*types.Const)
+	if !ok || v.Pkg() == nil {
+		return false
+	}
+	switch typesx.TrimVendor(v.Pkg().Path()) {
+	case "syscall", "golang.org/x/sys/unix", "internal/syscall/unix":
+	default:
+		return false
+	}
+	switch v.Name() {
+	case "EINTR", "EAGAIN", "EWOULDBLOCK":
+		return true
+	}
+	return false
+}
+
 // isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF.
 func (a *analyzer) isEOF(e ast.Expr) bool {
 	v, ok := a.objOf(e).(*types.Var)
@@ -764,4 +789,58 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 		o |= oErr
 	}
 	return with(st, o), true
+}
+
+// conflictPredicate reports whether fn, a function of the package, holds
+// only for concurrency conflicts: each of its results is false, a
+// comparison with a conflict's SQLSTATE, or a call of such a predicate.
+func (a *analyzer) conflictPredicate(fn *types.Func, depth int) bool {
+	if depth > 3 || fn.Pkg() != a.pass.Pkg {
+		return false
+	}
+	a.isPureFunc(fn) // builds a.decls
+	fd := a.decls[fn.Origin()]
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	found, ok := false, true
+	var leaf func(e ast.Expr) bool
+	leaf = func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if v, isConst := a.boolConst(e); isConst && !v {
+			return true
+		}
+		switch x := e.(type) {
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LOR:
+				return leaf(x.X) && leaf(x.Y)
+			case token.LAND:
+				return leaf(x.X) || leaf(x.Y)
+			case token.EQL:
+				for _, side := range []ast.Expr{x.X, x.Y} {
+					if s, isStr := a.stringConst(side); isStr && conflictCodes[s] {
+						found = true
+						return true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if c := a.callee(x); c != nil && c != fn && a.conflictPredicate(c, depth+1) {
+				found = true
+				return true
+			}
+		}
+		return false
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, isLit := n.(*ast.FuncLit); isLit {
+			return false
+		}
+		if r, isRet := n.(*ast.ReturnStmt); isRet && len(r.Results) == 1 && !leaf(r.Results[0]) {
+			ok = false
+		}
+		return ok
+	})
+	return ok && found
 }

@@ -71,14 +71,17 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 		return false
 	}
 	for _, s := range a.sites {
-		if s.Exempt != "" || s.Pos < fd.Pos() || s.Pos >= fd.End() {
+		if s.Pos < fd.Pos() || s.Pos >= fd.End() || s.Kind == HelperCall && s.Exempt != "" {
 			continue
 		}
 		op := a.retriedParam(s, index)
 		if op < 0 {
 			continue
 		}
-		f := &HelperFact{Op: op, Budget: -1, Kind: s.Bound.Kind, N: s.Bound.N, Note: s.Bound.Note, Guard: s.Guard != nil}
+		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != ""}
+		if s.Bound.Param != "" && (s.Bound.ParamIndex >= params.Len() || params.At(s.Bound.ParamIndex).Name() != s.Bound.Param) {
+			f.Bound.Param = "" // a parameter of a function literal, not of the helper
+		}
 		if s.Guard != nil && s.Guard.Budget != nil {
 			if i, ok := paramIndex(a, s.Guard.Budget, params); ok {
 				f.Budget = i
@@ -86,6 +89,11 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 		}
 		a.pass.ExportObjectFact(fn, f)
 		a.helperFuncs[fn] = f
+		s.Helper = f
+		if a.helperSites == nil {
+			a.helperSites = map[*types.Func]*Site{}
+		}
+		a.helperSites[fn] = s
 		return true
 	}
 	return false
@@ -150,6 +158,7 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 		if fn == nil {
 			continue
 		}
+		fn = fn.Origin()
 		f := a.helperFuncs[fn]
 		if f == nil || f.Op >= len(call.Args) {
 			continue
@@ -160,15 +169,22 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 			name = fn.Pkg().Name() + "." + name
 		}
 		s := &Site{
-			Kind:  HelperCall,
-			Node:  call,
-			Pos:   call.Pos(),
-			Func:  astx.EnclosingFunc(cur),
-			API:   name,
-			Op:    call.Args[f.Op],
-			Bound: Bound{Kind: f.Kind, N: f.N, Note: f.Note},
+			Kind:   HelperCall,
+			Node:   call,
+			Pos:    call.Pos(),
+			Func:   astx.EnclosingFunc(cur),
+			API:    name,
+			Op:     call.Args[f.Op],
+			Bound:  a.callBound(f.Bound, call),
+			Helper: f,
+		}
+		if f.Exempt {
+			s.Exempt = "it retries only concurrency conflicts"
 		}
 		a.fillOp(s, s.Op)
+		if hs := a.helperSites[fn]; hs != nil {
+			hs.Calls = append(hs.Calls, s)
+		}
 		if f.Guard {
 			g := &Guard{Kind: GuardHelper, Call: call, Desc: name}
 			if f.Budget >= 0 && f.Budget < len(call.Args) {
@@ -179,4 +195,20 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 		a.sites = append(a.sites, s)
 	}
 	return found
+}
+
+// callBound returns the bound of a call of a helper: the helper's, with
+// the argument the call passes for its counting parameter (retry(3, f)
+// makes 3 attempts; retry(n, f), n).
+func (a *analyzer) callBound(b Bound, call *ast.CallExpr) Bound {
+	if b.Kind != BoundCount || b.Param == "" || b.ParamIndex >= len(call.Args) || call.Ellipsis.IsValid() {
+		return b
+	}
+	arg := call.Args[b.ParamIndex]
+	if base, v := a.linear(arg); base == nil {
+		return b.WithParam(v)
+	}
+	out := Bound{Kind: BoundCount, Base: a.render(arg), Offset: b.Offset, Note: b.Note}
+	out.Expr = addOffset(out.Base, int64(b.Offset))
+	return out
 }

@@ -185,6 +185,20 @@ const (
 	Unbounded                     // nothing bounds the attempts
 )
 
+// String names the kind as reports do: "count", "time", "unbounded",
+// "unknown".
+func (k BoundKind) String() string {
+	switch k {
+	case BoundCount:
+		return "count"
+	case BoundTime:
+		return "time"
+	case Unbounded:
+		return "unbounded"
+	}
+	return "unknown"
+}
+
 // Bound is the attempt bound of a site. Attempts count every call, the
 // first included.
 type Bound struct {
@@ -291,11 +305,30 @@ const (
 	GuardMethod  GuardKind = iota + 1 // a withdrawal method on a named type (budget.TryRetry, ...)
 	GuardLimiter                      // golang.org/x/time/rate.Limiter
 	GuardBreaker                      // a circuit breaker wrapping the attempt
-	GuardFunc                         // a function known to check a budget (GuardFact or -budget-funcs)
+	GuardFunc                         // a function known, through a GuardFact, to check a budget
 	GuardNative                       // a library's own retry budget (gRPC retryThrottling, ...)
 	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
 	GuardListed                       // a check named by -retrysite.budget-funcs
 )
+
+// String names the kind as reports do.
+func (k GuardKind) String() string {
+	switch k {
+	case GuardMethod:
+		return "method"
+	case GuardLimiter:
+		return "limiter"
+	case GuardBreaker:
+		return "breaker"
+	case GuardFunc, GuardListed:
+		return "func"
+	case GuardNative:
+		return "native"
+	case GuardHelper:
+		return "helper"
+	}
+	return "unknown"
+}
 
 // Guard is the budget check that guards a site's retries.
 type Guard struct {
@@ -343,6 +376,13 @@ type Site struct {
 	Attempts []Attempt
 	// Loop is what the definition found, for loop sites; nil for others.
 	Loop *LoopFacts
+	// Helper is the HelperFact of a call of a retry helper, and of the
+	// site that makes its function a helper; nil for other sites.
+	Helper *HelperFact
+	// Calls, for the site that makes its function a retry helper, are the
+	// helper's calls in this package (callers in other packages see the
+	// helper through its fact).
+	Calls []*Site
 	// Config is what a configuration fix edits: the service-config string
 	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
 	Config ast.Expr
@@ -358,28 +398,28 @@ type Sites struct {
 // HelperFact marks a function that retries a call of one of its function
 // parameters: calling it is a retry site.
 type HelperFact struct {
-	Op     int       // index of the parameter whose calls are retried
-	Budget int       // index of a parameter that guards the retries, -1 if none
-	Kind   BoundKind // the helper's attempt bound
-	N      int
-	Note   string
-	Guard  bool // the helper's retries are guarded by a budget
+	Op     int   // index of the parameter whose calls are retried
+	Budget int   // index of a parameter that guards the retries, -1 if none
+	Bound  Bound // the helper's attempt bound; Bound.Param names the parameter that counts, if one does
+	Guard  bool  // the helper's retries are guarded by a budget
+	Exempt bool  // the helper retries only concurrency conflicts
 }
 
 func (*HelperFact) AFact() {}
 
 func (f *HelperFact) String() string {
-	s := fmt.Sprintf("retryHelper(op=%d", f.Op)
-	if f.Kind == BoundCount && f.N > 0 {
-		s += fmt.Sprintf(", %d attempts", f.N)
-	} else {
-		s += ", " + Bound{Kind: f.Kind}.String()
+	s := fmt.Sprintf("retryHelper(op=%d, %s", f.Op, f.Bound)
+	if f.Bound.Param != "" {
+		s += fmt.Sprintf(" of parameter %d", f.Bound.ParamIndex)
 	}
 	if f.Guard {
 		s += ", guarded"
 	}
 	if f.Budget >= 0 {
 		s += fmt.Sprintf(", budget=%d", f.Budget)
+	}
+	if f.Exempt {
+		s += ", conflicts only"
 	}
 	return s + ")"
 }

@@ -28,6 +28,7 @@ type analyzer struct {
 	// here is cheaper than importing a fact for every call.
 	guardFuncs  map[*types.Func]bool
 	helperFuncs map[*types.Func]*HelperFact
+	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
 	pure  map[*types.Func]bool          // memo of isPureFunc
@@ -192,7 +193,7 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return false
 	}
 	path := typesx.PkgPath(fn)
-	if pureStd[path] || errorPackage(fn.Pkg()) {
+	if pureStd[path] || strings.HasPrefix(path, "crypto/") || errorPackage(fn.Pkg()) {
 		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {

@@ -67,6 +67,14 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	sites := retrysite.Of(pass).List
 	fx := newFixer(pass, cfg, sites, reported)
 	for _, s := range sites {
+		if s.Kind == retrysite.HelperCall {
+			// A helper's loop is reported where it is; a call only when
+			// the helper takes a budget and the call gives it none.
+			if s.Exempt == "" && noBudget(pass, s) {
+				reportNoBudget(pass, s)
+			}
+			continue
+		}
 		if reported(s) {
 			report(pass, fx, s)
 		}
@@ -94,11 +102,19 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	case s.Kind == retrysite.Library:
 		subject = s.API
 	}
+	helper := ""
+	if s.Helper != nil {
+		helper = funcName(s.Func)
+		subject += " of retry helper " + helper
+	}
 	var msg, cat string
 	b := s.Bound
 	note := ""
-	if b.Note != "" {
+	switch {
+	case b.Note != "":
 		note = " (" + b.Note + ")"
+	case b.Param != "" && s.Helper != nil:
+		note = " (its parameter " + b.Param + ")"
 	}
 	switch b.Kind {
 	case retrysite.BoundCount:
@@ -116,16 +132,32 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		msg = fmt.Sprintf("%s retries without bound%s and with no %s: a failing dependency gets unbounded load", subject, note, lacks)
 	default:
 		cat = catUnknown
-		if b.Note != "" && s.Kind == retrysite.Loop {
+		switch {
+		case b.Note != "" && s.Kind == retrysite.Loop:
 			msg = fmt.Sprintf("%s makes as many attempts as %s allows, with no %s: a failing dependency gets every one of them", subject, b.Note, lacks)
-		} else {
+		case s.Kind == retrysite.Loop:
+			msg = fmt.Sprintf("%s stops on a condition that does not count its attempts, with no %s: a failing dependency gets every one until it holds", subject, lacks)
+		default:
 			msg = fmt.Sprintf("%s retries with no %s: a failing dependency gets every retry on top of its load", subject, lacks)
 		}
+	}
+	switch n := len(s.Calls); {
+	case n == 1:
+		msg += ", at its 1 call"
+	case n > 1:
+		msg += fmt.Sprintf(", at each of its %d calls", n)
 	}
 	d := analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: cat, Message: msg}
 	for _, at := range s.Attempts {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at.Call.Pos(), End: at.Call.End(), Message: "attempt made here"})
 		break
+	}
+	for _, c := range s.Calls {
+		m := "called here"
+		if deps := depNames(c); deps != "" {
+			m += ": retries " + deps
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, End: siteEnd(c), Message: m})
 	}
 	if fix := suggest(pass, fx, s); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -300,4 +332,62 @@ func importsBudget(pkg *types.Package) bool {
 		return false
 	}
 	return visit(pkg)
+}
+
+// funcName names the function a site is in: F, T.M, or "a function
+// literal".
+func funcName(fn ast.Node) string {
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok {
+		return "a function literal"
+	}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		t := fd.Recv.List[0].Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		if ix, ok := t.(*ast.IndexExpr); ok {
+			t = ix.X
+		}
+		if id, ok := t.(*ast.Ident); ok {
+			return id.Name + "." + fd.Name.Name
+		}
+	}
+	return fd.Name.Name
+}
+
+// depNames lists the dependencies a site's attempts target.
+func depNames(s *retrysite.Site) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, at := range s.Attempts {
+		if at.Dep.Name != "" && !seen[at.Dep.Key] {
+			seen[at.Dep.Key] = true
+			names = append(names, at.Dep.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// noBudget reports whether a call of a helper that takes a budget passes
+// none (nil).
+func noBudget(pass *analysis.Pass, s *retrysite.Site) bool {
+	h := s.Helper
+	call, ok := s.Node.(*ast.CallExpr)
+	if h == nil || !ok || h.Budget < 0 || h.Budget >= len(call.Args) {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[h.Budget]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := pass.TypesInfo.Uses[id].(*types.Nil)
+	return isNil
+}
+
+// reportNoBudget reports a call of a budget-taking helper that passes a
+// nil budget.
+func reportNoBudget(pass *analysis.Pass, s *retrysite.Site) {
+	msg := fmt.Sprintf("%s is given no retry budget: its retries (%s) are unbudgeted, and a failing dependency gets every one of them", s.API, s.Bound)
+	suppress.Report(pass, analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: catUnknown, Message: msg})
 }

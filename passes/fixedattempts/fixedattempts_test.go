@@ -14,7 +14,7 @@ import (
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "nofixdeps", "libnofix")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix")
 }
 
 func TestFixes(t *testing.T) {

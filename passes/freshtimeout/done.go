@@ -7,336 +7,446 @@ import (
 
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// This file decides whether, at a call, a context is known to be done:
-// the call follows a receive from ctx.Done(), sits in a "case
-// <-ctx.Done():" clause, or in the branch of a check that ctx.Err() is
-// not nil. There a fresh root is the only correct parent for shutdown
-// work. Any context counts, not only the inherited one: a derived
-// context that is done says the same about the work at hand, and
-// precision comes first.
+// This file decides whether, at a call, the inherited context is known to
+// be done: every path to the call passes a receive from ctx.Done(), a
+// "case <-ctx.Done():", a branch where ctx.Err() is not nil, or one where
+// an error of a call given ctx is context.Canceled or DeadlineExceeded.
+// There a fresh root is the only correct parent for shutdown work. A
+// context that the function did not derive (a field, another parameter)
+// counts like the inherited one: its owner being done is shutdown too.
+// A child derived in the function (by WithCancel, WithTimeout,
+// WithDeadline or their Cause forms) does not: its own timeout or cancel
+// says nothing about the caller's context.
+//
+// It also decides the two other exemptions that hang on control flow:
+// cleanup of the resource whose call given ctx just failed, and a new
+// context used only by deferred calls.
 
-// knownDone reports whether a context is known to be done at the node at
-// cur, looking at the statements that enclose it up to fn, the function
-// that declared the inherited context (nil: up to the file).
-func (c *checker) knownDone(cur inspector.Cursor, fn ast.Node) bool {
-	for child := cur; child.Node() != fn; {
-		parent := child.Parent()
-		if parent.Node() == nil {
-			return false
-		}
-		kind := child.ParentEdgeKind()
-		switch p := parent.Node().(type) {
-		case *ast.CommClause:
-			if kind == edge.CommClause_Body && c.isDoneRecvStmt(p.Comm) {
-				return true
-			}
-		case *ast.IfStmt:
-			if kind == edge.IfStmt_Body && (c.impliesDone(p.Cond) || c.failedUnderParam(parent, p)) {
-				return true
-			}
-			if kind == edge.IfStmt_Else && c.impliesNotDone(p.Cond) {
-				return true
-			}
-		case *ast.CaseClause:
-			if kind == edge.CaseClause_Body && c.caseImpliesDone(parent, p) {
-				return true
-			}
-		}
-		if isListElem(child) {
-			for sib, ok := child.PrevSibling(); ok && sib.ParentEdgeKind() == kind; sib, ok = sib.PrevSibling() {
-				if stmt, ok := sib.Node().(ast.Stmt); ok && c.marksDone(stmt) {
-					return true
-				}
-			}
-		}
-		child = parent
-	}
-	return false
-}
-
-// caseImpliesDone reports whether the body of the switch case clause cc
-// (at cur) runs only when a context is done: in a tagless switch, a case
-// expression that implies it; in "switch ctx.Err()", a case that lists
-// only non-nil values.
-func (c *checker) caseImpliesDone(cur inspector.Cursor, cc *ast.CaseClause) bool {
-	sw, ok := cur.Parent().Parent().Node().(*ast.SwitchStmt)
-	if !ok || len(cc.List) == 0 {
-		return false
-	}
-	if sw.Tag == nil {
-		for _, e := range cc.List {
-			if c.impliesDone(e) {
-				return true
-			}
-		}
-		return false
-	}
-	if !c.isCtxErr(sw.Tag) {
-		return false
-	}
-	for _, e := range cc.List {
-		if isNil(c.pass.TypesInfo, e) {
-			return false
-		}
-	}
-	return true
-}
-
-// marksDone reports whether, after the statement s completes normally, a
-// context is known to be done.
-func (c *checker) marksDone(s ast.Stmt) bool {
-	var label *ast.Ident
-	if ls, ok := s.(*ast.LabeledStmt); ok {
-		label, s = ls.Label, ls.Stmt
-	}
-	switch s := s.(type) {
-	case *ast.ExprStmt, *ast.AssignStmt:
-		return c.isDoneRecvStmt(s)
-	case *ast.SelectStmt:
-		// select { case <-ctx.Done(): ... }: done after the select when a
-		// done case reaches its end or breaks out of the select.
-		for _, cl := range s.Body.List {
-			cc, ok := cl.(*ast.CommClause)
-			if !ok || !c.isDoneRecvStmt(cc.Comm) {
-				continue
-			}
-			if !terminates(c.pass.TypesInfo, cc.Body) {
-				return true
-			}
-			for _, b := range cc.Body {
-				if c.breaksOnDone(b, label, 0, true) {
-					return true
-				}
-			}
-		}
-	case *ast.IfStmt:
-		// if ctx.Err() == nil { return }: done after the if.
-		return c.impliesNotDone(s.Cond) && terminates(c.pass.TypesInfo, s.Body.List)
-	case *ast.ForStmt:
-		// for ctx.Err() == nil { ... }, or a loop left by a break under
-		// a done condition.
-		if s.Cond != nil && c.impliesNotDone(s.Cond) {
+// knownDone reports whether the inherited context is known to be done at
+// the node at cur: in the function around it, or, for a function literal
+// that runs there, at the literal in the function around that, and so on
+// up to stop (the function that declared the inherited context; nil: up
+// to the file).
+func (c *checker) knownDone(cur inspector.Cursor, stop ast.Node) bool {
+	at := cur.Node()
+	for fc := range cur.Parent().Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if c.doneAt(fc, at.Pos()) {
 			return true
 		}
-		return c.breaksOnDone(s.Body, label, 0, false)
-	case *ast.RangeStmt:
-		return c.breaksOnDone(s.Body, label, 0, false)
+		if fc.Node() == stop {
+			break
+		}
+		at = fc.Node()
 	}
 	return false
 }
 
-// breaksOnDone reports whether n holds a break or goto that leaves the
-// enclosing statement (labelled label; depth counts the breakable
-// statements between) under a condition that says a context is done.
-func (c *checker) breaksOnDone(n ast.Node, label *ast.Ident, depth int, done bool) bool {
-	found := false
-	visit := func(m ast.Node, d int, dn bool) {
-		if m != nil && !found && c.breaksOnDone(m, label, d, dn) {
-			found = true
-		}
+// doneAt reports whether every path through the function fc to the node
+// at pos passes a point where a context it did not derive is done.
+func (c *checker) doneAt(fc inspector.Cursor, pos token.Pos) bool {
+	f := c.flowOf(fc.Node())
+	if f == nil {
+		return false
 	}
-	ast.Inspect(n, func(m ast.Node) bool {
-		if found {
-			return false
-		}
-		switch m := m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BranchStmt:
-			if done {
-				switch m.Tok {
-				case token.GOTO:
-					found = true
-				case token.BREAK:
-					found = (m.Label == nil && depth == 0) ||
-						(m.Label != nil && label != nil && m.Label.Name == label.Name)
+	l, ok := f.locate(pos)
+	if !ok {
+		return false
+	}
+	return f.everyPath(l, pathEvents{
+		node: func(n ast.Node, _ loc) bool {
+			s, ok := n.(ast.Stmt)
+			return ok && !f.comms[s] && c.doneRecvStmt(fc, s)
+		},
+		edge: func(p, s *cfg.Block) bool { return c.edgeDone(fc, f, p, s) },
+		block: func(b *cfg.Block) bool {
+			// After a select that waits for ctx.Done() and carries on
+			// from that case: every way out of it is shutdown.
+			sel, ok := b.Stmt.(*ast.SelectStmt)
+			if !ok || b.Kind != cfg.KindSelectDone {
+				return false
+			}
+			for _, cl := range sel.Body.List {
+				if cc, ok := cl.(*ast.CommClause); ok && c.doneRecvStmt(fc, cc.Comm) {
+					if body := f.caseBody[cc]; body != nil && f.reachesFrom(body, b) {
+						return true
+					}
 				}
 			}
 			return false
-		case *ast.ForStmt:
-			visit(m.Body, depth+1, done)
-			return false
-		case *ast.RangeStmt:
-			visit(m.Body, depth+1, done)
-			return false
-		case *ast.SwitchStmt:
-			visit(m.Body, depth+1, done)
-			return false
-		case *ast.TypeSwitchStmt:
-			visit(m.Body, depth+1, done)
-			return false
-		case *ast.SelectStmt:
-			visit(m.Body, depth+1, done)
-			return false
-		case *ast.CommClause:
-			d := done || c.isDoneRecvStmt(m.Comm)
-			for _, s := range m.Body {
-				visit(s, depth, d)
-			}
-			return false
-		case *ast.IfStmt:
-			visit(m.Body, depth, done || c.impliesDone(m.Cond))
-			visit(m.Else, depth, done || c.impliesNotDone(m.Cond))
-			return false
-		}
-		return true
+		},
 	})
-	return found
 }
 
-// terminates reports whether the statement list never completes
-// normally: it ends in a return, a branch, or a call that does not return.
-func terminates(info *types.Info, list []ast.Stmt) bool {
-	if len(list) == 0 {
+// edgeDone reports whether taking the edge from p to s in the graph of fc
+// says that a context is done: entering a "case <-ctx.Done():", or the
+// branch of a condition that implies it.
+func (c *checker) edgeDone(fc inspector.Cursor, f *flow, p, s *cfg.Block) bool {
+	if len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
 		return false
 	}
-	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.BlockStmt:
-		return terminates(info, s.List)
-	case *ast.IfStmt:
-		if s.Else == nil {
+	if s.Kind == cfg.KindSelectCaseBody {
+		cc, ok := s.Stmt.(*ast.CommClause)
+		return ok && p.Succs[0] == s && c.doneRecvStmt(fc, cc.Comm)
+	}
+	if s.Kind == cfg.KindSelectAfterCase || len(p.Nodes) == 0 {
+		return false
+	}
+	e, ok := p.Nodes[len(p.Nodes)-1].(ast.Expr)
+	if !ok {
+		return false
+	}
+	ecur, ok := fc.FindNode(e)
+	if !ok {
+		return false
+	}
+	if sw := f.caseSwitch[e]; sw != nil {
+		// One case expression: its true edge enters the case body.
+		if s != p.Succs[0] {
 			return false
 		}
-		return terminates(info, s.Body.List) && terminates(info, []ast.Stmt{s.Else})
+		if sw.Tag == nil {
+			return c.impliesDone(ecur)
+		}
+		tag, ok := fc.FindNode(sw.Tag)
+		return ok && c.isCtxErr(tag) && !isNil(c.pass.TypesInfo, e)
+	}
+	if s == p.Succs[0] {
+		return c.impliesDone(ecur)
+	}
+	return c.impliesNotDone(ecur)
+}
+
+// doneRecvStmt reports whether s is "<-ctx.Done()", possibly assigned,
+// for a context ctx that the function did not derive.
+func (c *checker) doneRecvStmt(fc inspector.Cursor, s ast.Stmt) bool {
+	var e ast.Expr
+	switch s := s.(type) {
 	case *ast.ExprStmt:
-		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		switch fn := typeutil.Callee(info, call).(type) {
-		case *types.Builtin:
-			return fn.Name() == "panic"
-		case *types.Func:
-			return noReturn[fn.Origin().FullName()]
+		e = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			e = s.Rhs[0]
 		}
 	}
-	return false
+	x := c.doneRecv(e)
+	if x == nil {
+		return false
+	}
+	xc, ok := fc.FindNode(x)
+	return ok && !c.isChild(xc, 0)
 }
 
-// noReturn lists functions that do not return to their caller.
-var noReturn = map[string]bool{
-	"os.Exit":                   true,
-	"runtime.Goexit":            true,
-	"log.Fatal":                 true,
-	"log.Fatalf":                true,
-	"log.Fatalln":               true,
-	"log.Panic":                 true,
-	"log.Panicf":                true,
-	"log.Panicln":               true,
-	"(*log.Logger).Fatal":       true,
-	"(*log.Logger).Fatalf":      true,
-	"(*log.Logger).Fatalln":     true,
-	"(*testing.common).Fatal":   true,
-	"(*testing.common).Fatalf":  true,
-	"(*testing.common).FailNow": true,
-	"(*testing.common).Skip":    true,
-	"(*testing.common).Skipf":   true,
-	"(*testing.common).SkipNow": true,
-	"(testing.TB).Fatal":        true,
-	"(testing.TB).Fatalf":       true,
-	"(testing.TB).FailNow":      true,
-	"(testing.TB).Skip":         true,
-	"(testing.TB).Skipf":        true,
-	"(testing.TB).SkipNow":      true,
+// doneRecv returns ctx if e is a receive from ctx.Done() for some context
+// ctx, or nil.
+func (c *checker) doneRecv(e ast.Expr) ast.Expr {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return nil
+	}
+	call, ok := ast.Unparen(u.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" || !c.isContext(sel.X) {
+		return nil
+	}
+	return sel.X
 }
 
-// impliesDone reports whether the condition e, when true, says that a
-// context is done.
-func (c *checker) impliesDone(e ast.Expr) bool {
+// unparenCur returns the cursor of the expression at cur without its
+// parentheses.
+func unparenCur(cur inspector.Cursor) inspector.Cursor {
+	for {
+		if _, ok := cur.Node().(*ast.ParenExpr); !ok {
+			return cur
+		}
+		cur = cur.ChildAt(edge.ParenExpr_X, -1)
+	}
+}
+
+// impliesDone reports whether the condition at cur, when true, says that
+// a context the function did not derive is done.
+func (c *checker) impliesDone(cur inspector.Cursor) bool {
+	cur = unparenCur(cur)
 	info := c.pass.TypesInfo
-	switch e := ast.Unparen(e).(type) {
+	switch e := cur.Node().(type) {
 	case *ast.BinaryExpr:
+		x := unparenCur(cur.ChildAt(edge.BinaryExpr_X, -1))
+		y := unparenCur(cur.ChildAt(edge.BinaryExpr_Y, -1))
 		switch e.Op {
 		case token.LAND:
-			return c.impliesDone(e.X) || c.impliesDone(e.Y)
+			return c.impliesDone(x) || c.impliesDone(y)
 		case token.LOR:
-			return c.impliesDone(e.X) && c.impliesDone(e.Y)
+			return c.impliesDone(x) && c.impliesDone(y)
 		case token.NEQ:
-			return (c.isCtxErr(e.X) && isNil(info, e.Y)) || (c.isCtxErr(e.Y) && isNil(info, e.X))
+			return (c.isCtxErr(x) && isNil(info, e.Y)) || (c.isCtxErr(y) && isNil(info, e.X))
 		case token.EQL:
-			return c.isCtxSentinel(e.X) || c.isCtxSentinel(e.Y) || c.isNilParamCheck(e)
+			return c.sentinelDone(x, y) || c.sentinelDone(y, x) || c.isNilParamCheck(e)
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			if b, ok := ast.Unparen(e.X).(*ast.BinaryExpr); ok && b.Op == token.EQL {
-				return (c.isCtxErr(b.X) && isNil(info, b.Y)) || (c.isCtxErr(b.Y) && isNil(info, b.X))
-			}
+			return c.impliesNotDone(cur.ChildAt(edge.UnaryExpr_X, -1))
 		}
 	case *ast.CallExpr:
 		// errors.Is(err, context.Canceled)
 		if fn, ok := typeutil.Callee(info, e).(*types.Func); ok && fn.FullName() == "errors.Is" && len(e.Args) == 2 {
-			return c.isCtxSentinel(e.Args[1])
+			return c.sentinelDone(cur.ChildAt(edge.CallExpr_Args, 0), cur.ChildAt(edge.CallExpr_Args, 1))
 		}
 	}
 	return false
 }
 
-// impliesNotDone reports whether the condition e, when true, says that a
-// context is not done (so that its else branch says it is).
-func (c *checker) impliesNotDone(e ast.Expr) bool {
+// impliesNotDone reports whether the condition at cur, when true, says
+// that the contexts it tests are not done (so that its else branch says
+// one is).
+func (c *checker) impliesNotDone(cur inspector.Cursor) bool {
+	cur = unparenCur(cur)
 	info := c.pass.TypesInfo
-	switch e := ast.Unparen(e).(type) {
+	switch e := cur.Node().(type) {
 	case *ast.BinaryExpr:
+		x := unparenCur(cur.ChildAt(edge.BinaryExpr_X, -1))
+		y := unparenCur(cur.ChildAt(edge.BinaryExpr_Y, -1))
 		switch e.Op {
 		case token.LAND:
-			return c.impliesNotDone(e.X) || c.impliesNotDone(e.Y)
+			return c.impliesNotDone(x) || c.impliesNotDone(y)
+		case token.LOR:
+			return c.impliesNotDone(x) && c.impliesNotDone(y)
 		case token.EQL:
-			return (c.isCtxErr(e.X) && isNil(info, e.Y)) || (c.isCtxErr(e.Y) && isNil(info, e.X))
+			return (c.isCtxErr(x) && isNil(info, e.Y)) || (c.isCtxErr(y) && isNil(info, e.X))
 		case token.NEQ:
 			return c.isNilParamCheck(e)
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			if b, ok := ast.Unparen(e.X).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-				return (c.isCtxErr(b.X) && isNil(info, b.Y)) || (c.isCtxErr(b.Y) && isNil(info, b.X))
-			}
+			return c.impliesDone(cur.ChildAt(edge.UnaryExpr_X, -1))
 		}
 	}
 	return false
 }
 
-// isCtxErr reports whether e is ctx.Err() or context.Cause(ctx) for some
-// context ctx, or a local variable initialised from one.
-func (c *checker) isCtxErr(e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if c.isCtxErrCall(e) {
-		return true
-	}
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pkg() != c.pass.Pkg || v.Parent() == c.pass.Pkg.Scope() || !v.Pos().IsValid() {
-		return false
-	}
-	def, ok := c.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
-	if !ok {
-		return false
-	}
-	if did, ok := def.Node().(*ast.Ident); !ok || c.pass.TypesInfo.Defs[did] != v {
-		return false
-	}
-	rhs, _, ok := storedValue(def)
-	return ok && rhs != nil && c.isCtxErrCall(ast.Unparen(rhs))
+// sentinelDone reports whether "errCur == sentinelCur" (or errors.Is)
+// says that a context is done: the sentinel is context.Canceled or
+// DeadlineExceeded, and the error is a context's own (see ctxError).
+func (c *checker) sentinelDone(errCur, sentinelCur inspector.Cursor) bool {
+	return c.isCtxSentinel(sentinelCur.Node().(ast.Expr)) && c.ctxError(errCur, 0)
 }
 
-// isCtxErrCall reports whether e is a call ctx.Err() or context.Cause(ctx).
-func (c *checker) isCtxErrCall(e ast.Expr) bool {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
+// ctxError reports whether the error at cur is, on every path that
+// reaches it, the error of a context the function did not derive: its
+// Err() or Cause, or the error of a call given such a context (the
+// inherited one, typically). The error of a call given only a child, or
+// no context at all, is not known to be the inherited context's.
+func (c *checker) ctxError(cur inspector.Cursor, depth int) bool {
+	cur = unparenCur(cur)
+	if depth > maxRootDepth {
 		return false
 	}
+	switch e := cur.Node().(type) {
+	case *ast.CallExpr:
+		if x := c.ctxErrRecv(e); x != nil {
+			xc, ok := cur.FindNode(x)
+			return ok && !c.isChild(xc, depth+1)
+		}
+		for i, a := range e.Args {
+			if c.isContext(a) && !c.isChild(cur.ChildAt(edge.CallExpr_Args, i), depth+1) {
+				return true
+			}
+		}
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		defs, ok := c.defsAt(cur, v)
+		if !ok || len(defs) == 0 {
+			return false
+		}
+		for _, d := range defs {
+			if d.rhs == nil || d.param {
+				return false
+			}
+			if _, isCall := ast.Unparen(d.rhs).(*ast.CallExpr); !isCall {
+				return false
+			}
+			rc, ok := c.find(d.rhs)
+			if !ok || !c.ctxError(rc, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isChild reports whether the context at cur is a child derived in the
+// function: a call of WithCancel, WithTimeout, WithDeadline or their
+// Cause forms (or WithValue of a child), or a variable that holds one on
+// every path to cur.
+func (c *checker) isChild(cur inspector.Cursor, depth int) bool {
+	if depth > maxRootDepth {
+		return false
+	}
+	cur = unparenCur(cur)
+	switch e := cur.Node().(type) {
+	case *ast.CallExpr:
+		fn := contextFunc(c.pass.TypesInfo, e)
+		switch {
+		case fn == nil:
+			return false
+		case cancelFuncs[fn.Name()]:
+			return true
+		case fn.Name() == "WithValue" && len(e.Args) > 0:
+			return c.isChild(cur.ChildAt(edge.CallExpr_Args, 0), depth+1)
+		}
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() != c.pass.Pkg || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+			return false
+		}
+		defs, ok := c.defsAt(cur, v)
+		if !ok {
+			// A variable captured by a literal: every store in its
+			// function must make a child.
+			defs, ok = c.storesOf(v)
+		}
+		if !ok {
+			return false
+		}
+		n := 0
+		for _, d := range defs {
+			switch {
+			case d.zero:
+				continue
+			case d.rhs == nil || d.param:
+				return false
+			case d.tuple:
+				call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+				if !ok || d.idx != 0 || !c.isChildCall(call) {
+					return false
+				}
+			default:
+				rc, ok := c.find(d.rhs)
+				if !ok || !c.isChild(rc, depth+1) {
+					return false
+				}
+			}
+			n++
+		}
+		return n > 0
+	}
+	return false
+}
+
+// isChildCall reports whether call derives a context that can be done
+// before its parent: a context function of cancelFuncs, or
+// os/signal.NotifyContext.
+func (c *checker) isChildCall(call *ast.CallExpr) bool {
 	if fn := contextFunc(c.pass.TypesInfo, call); fn != nil {
-		return fn.Name() == "Cause"
+		return cancelFuncs[fn.Name()]
+	}
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	return ok && fn.FullName() == "os/signal.NotifyContext"
+}
+
+// storesOf returns every assignment of the local variable v in the
+// declaration around it, or false if one cannot be told (its address is
+// taken, it is a range variable or a parameter).
+func (c *checker) storesOf(v *types.Var) ([]def, bool) {
+	decl, ok := c.insp.Root().FindByPos(v.Pos(), v.Pos())
+	if !ok {
+		return nil, false
+	}
+	top := topDecl(decl)
+	if !top.Valid() {
+		return nil, false
+	}
+	info := c.pass.TypesInfo
+	var defs []def
+	for cur := range top.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if info.Defs[id] != v && info.Uses[id] != v {
+			continue
+		}
+		p := cur
+		for p.ParentEdgeKind() == edge.ParenExpr_X {
+			p = p.Parent()
+		}
+		if u, ok := p.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return nil, false
+		}
+		switch kind, _ := cur.ParentEdge(); kind {
+		case edge.AssignStmt_Lhs, edge.ValueSpec_Names:
+			rhs, tuple, _, ok := storedValue(cur)
+			if !ok {
+				return nil, false
+			}
+			defs = append(defs, def{rhs: rhs, idx: tuple, tuple: tuple >= 0, zero: rhs == nil})
+		case edge.Field_Names, edge.RangeStmt_Key, edge.RangeStmt_Value, edge.IncDecStmt_X:
+			return nil, false
+		}
+	}
+	return defs, true
+}
+
+// isCtxErr reports whether the expression at cur is ctx.Err() or
+// context.Cause(ctx) for a context ctx the function did not derive, or a
+// variable that holds one on every path to cur.
+func (c *checker) isCtxErr(cur inspector.Cursor) bool {
+	cur = unparenCur(cur)
+	switch e := cur.Node().(type) {
+	case *ast.CallExpr:
+		x := c.ctxErrRecv(e)
+		if x == nil {
+			return false
+		}
+		xc, ok := cur.FindNode(x)
+		return ok && !c.isChild(xc, 0)
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		defs, ok := c.defsAt(cur, v)
+		if !ok || len(defs) == 0 {
+			return false
+		}
+		for _, d := range defs {
+			if d.rhs == nil || d.tuple {
+				return false
+			}
+			call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			rc, ok := c.find(call)
+			if !ok || !c.isCtxErr(rc) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// ctxErrRecv returns ctx if call is ctx.Err() or context.Cause(ctx), else
+// nil.
+func (c *checker) ctxErrRecv(call *ast.CallExpr) ast.Expr {
+	if fn := contextFunc(c.pass.TypesInfo, call); fn != nil {
+		if fn.Name() == "Cause" && len(call.Args) == 1 {
+			return call.Args[0]
+		}
+		return nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	return ok && len(call.Args) == 0 && sel.Sel.Name == "Err" && c.isContext(sel.X)
+	if ok && len(call.Args) == 0 && sel.Sel.Name == "Err" && c.isContext(sel.X) {
+		return sel.X
+	}
+	return nil
 }
 
 // isCtxSentinel reports whether e is context.Canceled or
@@ -354,32 +464,6 @@ func (c *checker) isCtxSentinel(e ast.Expr) bool {
 	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "context" &&
 		(v.Name() == "Canceled" || v.Name() == "DeadlineExceeded")
-}
-
-// isDoneRecvStmt reports whether s is "<-ctx.Done()", possibly assigned.
-func (c *checker) isDoneRecvStmt(s ast.Stmt) bool {
-	switch s := s.(type) {
-	case *ast.ExprStmt:
-		return c.isDoneRecv(s.X)
-	case *ast.AssignStmt:
-		return len(s.Rhs) == 1 && c.isDoneRecv(s.Rhs[0])
-	}
-	return false
-}
-
-// isDoneRecv reports whether e is a receive from ctx.Done() for some
-// context ctx.
-func (c *checker) isDoneRecv(e ast.Expr) bool {
-	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-	if !ok || u.Op != token.ARROW {
-		return false
-	}
-	call, ok := ast.Unparen(u.X).(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "Done" && c.isContext(sel.X)
 }
 
 // isContext reports whether the value e implements context.Context.
@@ -416,114 +500,240 @@ func (c *checker) isNilParamCheck(e *ast.BinaryExpr) bool {
 	return (is(e.X) && isNil(info, e.Y)) || (is(e.Y) && isNil(info, e.X))
 }
 
-// failedUnderParam reports whether the condition of the if statement at
-// cur says that work given the inherited context failed: err != nil, where
-// err was just assigned (in the if's init or the statement before it) from
-// a call that was passed the inherited parameter. The error may be the
-// context's own, so cleanup in that branch needs a fresh root:
-//
-//	if err = p.Start(ctx); err != nil {
-//		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
-//		defer cancel()
-//		p.Delete(ctx)
-//	}
-func (c *checker) failedUnderParam(cur inspector.Cursor, ifs *ast.IfStmt) bool {
-	if c.param == nil {
+// newContext returns the local variable that the context made by the
+// call at cur is stored in (c in "c, cancel := context.WithTimeout(...)"),
+// or nil.
+func (c *checker) newContext(cur inspector.Cursor) *types.Var {
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	var lhs ast.Expr
+	switch cur.ParentEdgeKind() {
+	case edge.AssignStmt_Rhs:
+		as := cur.Parent().Node().(*ast.AssignStmt)
+		if len(as.Rhs) != 1 || len(as.Lhs) == 0 || (as.Tok != token.ASSIGN && as.Tok != token.DEFINE) {
+			return nil
+		}
+		lhs = as.Lhs[0]
+	case edge.ValueSpec_Values:
+		spec := cur.Parent().Node().(*ast.ValueSpec)
+		if len(spec.Values) != 1 || len(spec.Names) == 0 {
+			return nil
+		}
+		lhs = spec.Names[0]
+	default:
+		return nil
+	}
+	return c.localVar(ast.Unparen(lhs))
+}
+
+// usesOf returns the cursors of the uses of v within the declaration
+// being judged.
+func (c *checker) usesOf(v *types.Var) []inspector.Cursor {
+	var uses []inspector.Cursor
+	for cur := range c.decl.Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)] == v {
+			uses = append(uses, cur)
+		}
+	}
+	return uses
+}
+
+// deferredOnly reports whether the context made by the call at cur is
+// used only by deferred calls (defer unlock(uctx, key), or in a deferred
+// function literal): cleanup, which runs as the function returns and must
+// outlive the inherited context's cancellation.
+func (c *checker) deferredOnly(cur inspector.Cursor) bool {
+	nv := c.newContext(cur)
+	if nv == nil {
 		return false
 	}
-	info := c.pass.TypesInfo
-	var errVars []*types.Var
-	var collect func(e ast.Expr)
-	collect = func(e ast.Expr) {
-		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-		if !ok {
-			return
-		}
-		switch b.Op {
-		case token.LAND:
-			collect(b.X)
-			collect(b.Y)
-		case token.NEQ:
-			for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && isNil(info, pair[1]) {
-					if v, ok := info.Uses[id].(*types.Var); ok && isError(v.Type()) {
-						errVars = append(errVars, v)
-					}
-				}
+	home := enclosingFunc(cur)
+	uses := c.usesOf(nv)
+	for _, u := range uses {
+		deferred := false
+		for p := range u.Enclosing() {
+			if p == home {
+				break
+			}
+			if _, ok := p.Node().(*ast.DeferStmt); ok {
+				deferred = true
+				break
 			}
 		}
+		if !deferred {
+			return false
+		}
 	}
-	collect(ifs.Cond)
-	if len(errVars) == 0 {
+	return len(uses) > 0
+}
+
+// cleansUpFailure reports whether the call at cur makes the context of
+// cleanup after a failure: it sits in the branch where err != nil (or the
+// else of err == nil), err was last set on every path by a method call
+// x.M(...) given the inherited context, and every use of the new context
+// is a call of another method on the same x (a rollback, a delete of
+// what x.Start(ctx) created). The failed call's error may be the
+// inherited context's own, and the resource must be released either way.
+// A branch that calls anything else with the new context (another
+// replica, a fallback store, the same method again) does the caller's
+// work again, under a budget the caller never gave, and is reported.
+func (c *checker) cleansUpFailure(cur inspector.Cursor, inh *inheritance) bool {
+	if inh.param == nil {
 		return false
 	}
-	stmts := []ast.Stmt{ifs.Init}
-	if prev, ok := cur.PrevSibling(); ok && prev.ParentEdgeKind() == cur.ParentEdgeKind() {
-		if s, ok := prev.Node().(ast.Stmt); ok {
-			stmts = append(stmts, s)
-		}
+	nv := c.newContext(cur)
+	if nv == nil {
+		return false
 	}
-	for _, s := range stmts {
-		var lhs []ast.Expr
-		var rhs []ast.Expr
-		switch s := s.(type) {
-		case *ast.AssignStmt:
-			lhs, rhs = s.Lhs, s.Rhs
-		case *ast.DeclStmt:
-			if gd, ok := s.Decl.(*ast.GenDecl); ok && len(gd.Specs) == 1 {
-				if vs, ok := gd.Specs[0].(*ast.ValueSpec); ok {
-					for _, n := range vs.Names {
-						lhs = append(lhs, n)
-					}
-					rhs = vs.Values
-				}
+	uses := c.usesOf(nv)
+	if len(uses) == 0 {
+		return false
+	}
+	for child := cur; child.Node() != inh.fn; child = child.Parent() {
+		parent := child.Parent()
+		if _, ok := parent.Node().(*ast.IfStmt); !ok {
+			if parent.Node() == nil {
+				return false
 			}
+			continue
+		}
+		var op token.Token
+		switch child.ParentEdgeKind() {
+		case edge.IfStmt_Body:
+			op = token.NEQ
+		case edge.IfStmt_Else:
+			op = token.EQL
 		default:
 			continue
 		}
-		assigns := false
-		for _, l := range lhs {
-			if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-				for _, v := range errVars {
-					if info.ObjectOf(id) == v {
-						assigns = true
-					}
-				}
+		cond := parent.ChildAt(edge.IfStmt_Cond, -1)
+		for _, ev := range c.errTests(cond, op) {
+			recv, method, ok := c.failedCall(ev)
+			if ok && c.onlyOtherMethods(uses, recv, method) {
+				return true
 			}
-		}
-		if assigns && c.passesParam(rhs) {
-			return true
 		}
 	}
 	return false
 }
 
-// passesParam reports whether one of exprs calls something with the
-// inherited parameter (or an expression built from it, like r.Context())
-// among its arguments.
-func (c *checker) passesParam(exprs []ast.Expr) bool {
-	found := false
-	for _, e := range exprs {
-		ast.Inspect(e, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			if call, ok := n.(*ast.CallExpr); ok {
-				for _, a := range call.Args {
-					ast.Inspect(a, func(m ast.Node) bool {
-						if id, ok := m.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == c.param {
-							found = true
-						}
-						return !found
-					})
+// errTests returns the error variables that the condition at cur compares
+// with nil by op, among its && operands (for op != ; for op ==, its ||
+// operands, whose else branch says every one is not nil).
+func (c *checker) errTests(cur inspector.Cursor, op token.Token) []inspector.Cursor {
+	cur = unparenCur(cur)
+	b, ok := cur.Node().(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	join := token.LAND
+	if op == token.EQL {
+		join = token.LOR
+	}
+	x := cur.ChildAt(edge.BinaryExpr_X, -1)
+	y := cur.ChildAt(edge.BinaryExpr_Y, -1)
+	switch b.Op {
+	case join:
+		return append(c.errTests(x, op), c.errTests(y, op)...)
+	case op:
+		info := c.pass.TypesInfo
+		for _, pair := range [2][2]inspector.Cursor{{x, y}, {y, x}} {
+			v := unparenCur(pair[0])
+			if id, ok := v.Node().(*ast.Ident); ok && isNil(info, pair[1].Node().(ast.Expr)) {
+				if obj, ok := info.Uses[id].(*types.Var); ok && isError(obj.Type()) {
+					return []inspector.Cursor{v}
 				}
 			}
-			return !found
-		})
+		}
 	}
+	return nil
+}
+
+// failedCall returns the receiver and method of the call that set the
+// error variable at cur on every path to it, when that call is a method
+// call given the inherited context (the same receiver and method on
+// every path).
+func (c *checker) failedCall(cur inspector.Cursor) (ast.Expr, string, bool) {
+	v := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Var)
+	defs, ok := c.defsAt(cur, v)
+	if !ok || len(defs) == 0 {
+		return nil, "", false
+	}
+	var recv ast.Expr
+	method := ""
+	for _, d := range defs {
+		if d.rhs == nil {
+			return nil, "", false
+		}
+		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+		if !ok || !c.passesParam(call) {
+			return nil, "", false
+		}
+		x, m, ok := c.methodCall(call)
+		if !ok || (recv != nil && (m != method || !c.sameRef(x, recv))) {
+			return nil, "", false
+		}
+		recv, method = x, m
+	}
+	return recv, method, true
+}
+
+// methodCall returns the receiver expression and the method name of a
+// call of a method value x.M(...).
+func (c *checker) methodCall(call *ast.CallExpr) (ast.Expr, string, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, "", false
+	}
+	if s := c.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+		return nil, "", false
+	}
+	return sel.X, sel.Sel.Name, true
+}
+
+// onlyOtherMethods reports whether every use is an argument of a call of
+// a method other than method on the receiver recv.
+func (c *checker) onlyOtherMethods(uses []inspector.Cursor, recv ast.Expr, method string) bool {
+	for _, u := range uses {
+		for u.ParentEdgeKind() == edge.ParenExpr_X {
+			u = u.Parent()
+		}
+		if u.ParentEdgeKind() != edge.CallExpr_Args {
+			return false
+		}
+		x, m, ok := c.methodCall(u.Parent().Node().(*ast.CallExpr))
+		if !ok || m == method || !c.sameRef(x, recv) {
+			return false
+		}
+	}
+	return true
+}
+
+// passesParam reports whether call (or a call within its arguments) is
+// given the inherited parameter, or an expression built from it like
+// r.Context().
+func (c *checker) passesParam(call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			for _, a := range call.Args {
+				ast.Inspect(a, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == c.param {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+		return !found
+	})
 	return found
 }
 

@@ -26,7 +26,7 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 	if file == nil {
 		return nil
 	}
-	if ast.IsGenerated(file) || importsC(file) || inh.ident == nil || inh.param == nil {
+	if ast.IsGenerated(file) || importsC(file) || inh.ident == nil || inh.param == nil || rt.edit == nil {
 		return nil
 	}
 
@@ -49,7 +49,9 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 	var removed []ast.Node
 	switch {
 	case rt.variable == nil:
-		removed = append(removed, rt.arg)
+		removed = append(removed, rt.edit)
+	case rt.pkgVar:
+		// A package variable may stay unused.
 	case rt.reads > rt.argReads:
 		// A read that no fix replaces keeps the variable used, also when
 		// the fixes of several calls are applied together.
@@ -75,7 +77,7 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 	}
 
 	mk := func(msg, text string) analysis.SuggestedFix {
-		edits := []analysis.TextEdit{{Pos: rt.arg.Pos(), End: rt.arg.End(), NewText: []byte(text)}}
+		edits := []analysis.TextEdit{{Pos: rt.edit.Pos(), End: rt.edit.End(), NewText: []byte(text)}}
 		edits = append(edits, extra...)
 		edits = append(edits, rename...)
 		return analysis.SuggestedFix{Message: msg, TextEdits: edits}

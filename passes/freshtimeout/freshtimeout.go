@@ -27,22 +27,27 @@ var Analyzer = New()
 // New returns a fresh freshtimeout analyzer; the pass has no settings.
 func New() *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     "freshtimeout",
-		Doc:      docsection.Must(doc, "freshtimeout"),
-		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
-		Requires: []*analysis.Analyzer{inspect.Analyzer, suppress.Analyzer},
-		Run:      run,
+		Name:      "freshtimeout",
+		Doc:       docsection.Must(doc, "freshtimeout"),
+		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
+		Requires:  []*analysis.Analyzer{inspect.Analyzer, suppress.Analyzer},
+		FactTypes: []analysis.Fact{new(handoffFact)},
+		Run:       run,
 	}
 }
 
 // Diagnostic categories.
 const (
 	// categoryFreshRoot: the parent is context.Background() or
-	// context.TODO() written at the call.
+	// context.TODO() written at the call, possibly wrapped by
+	// context.WithValue or WithCancel.
 	categoryFreshRoot = "fresh_root"
-	// categoryFreshRootVar: the parent is a local variable that only
-	// ever holds context.Background() or context.TODO().
+	// categoryFreshRootVar: the parent is a variable that only ever
+	// holds a fresh root (a local or an unexported package variable).
 	categoryFreshRootVar = "fresh_root_variable"
+	// categoryReassigned: the parent is the inherited context parameter
+	// itself, reassigned to a fresh root.
+	categoryReassigned = "fresh_root_reassigned"
 )
 
 // minWithoutCancel is the first Go version whose context package has
@@ -58,24 +63,52 @@ var timeoutFuncs = map[string]string{
 	"WithDeadlineCause": "deadline",
 }
 
+// wrapperFuncs are the context functions that derive a context with no
+// deadline of its own from their first argument: a fresh root wrapped by
+// one is still a fresh root.
+var wrapperFuncs = map[string]bool{
+	"WithValue":       true,
+	"WithCancel":      true,
+	"WithCancelCause": true,
+	"WithoutCancel":   true,
+}
+
+// cancelFuncs are the context functions whose first result can be done
+// on its own, before its parent is: a child context derived with one.
+var cancelFuncs = map[string]bool{
+	"WithCancel":        true,
+	"WithCancelCause":   true,
+	"WithTimeout":       true,
+	"WithTimeoutCause":  true,
+	"WithDeadline":      true,
+	"WithDeadlineCause": true,
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	ctxPkg := importedContext(pass.Pkg)
 	if ctxPkg == nil {
-		return nil, nil // no call of the context package is possible
+		return nil, nil // no context is declared, passed or called here
 	}
 	c := &checker{
-		pass:   pass,
-		ctxPkg: ctxPkg,
-		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		pass:       pass,
+		ctxPkg:     ctxPkg,
+		insp:       pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		noReturns:  map[*types.Func]bool{},
+		flows:      map[ast.Node]*flow{},
+		stableVars: map[*types.Var]bool{},
+		pkgRoots:   map[*types.Var]*root{},
+		handoffs:   map[*types.Func]*handoffFact{},
 	}
 	if obj, ok := ctxPkg.Scope().Lookup("Context").(*types.TypeName); ok {
 		if iface, ok := obj.Type().Underlying().(*types.Interface); ok {
 			c.ctxIface = iface
+			c.ctxType = obj.Type()
 		}
 	}
 	if c.ctxIface == nil {
 		return nil, nil
 	}
+	c.exportHandoffs()
 	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
 		c.checkCall(cur)
 	}
@@ -96,17 +129,26 @@ type checker struct {
 	pass     *analysis.Pass
 	ctxPkg   *types.Package
 	ctxIface *types.Interface
+	ctxType  types.Type
 	insp     *inspector.Inspector
 
+	flows      map[ast.Node]*flow               // by function, nil for none
+	noReturns  map[*types.Func]bool             // this package's functions that never return
+	stableVars map[*types.Var]bool              // see stable
+	pkgRoots   map[*types.Var]*root             // package variables that hold a fresh root, nil for none
+	handoffs   map[*types.Func]*handoffFact     // this package's functions, nil for none (or being computed)
+	decls      map[*types.Func]inspector.Cursor // this package's function declarations with bodies
+
 	// param, while a call is judged, is the inherited parameter: a
-	// branch where it is nil, or where work given it has failed, is
-	// treated like one where it is done.
+	// branch where it is nil is treated like one where it is done.
 	param *types.Var
+	// decl is the file-level declaration around the call being judged.
+	decl inspector.Cursor
 }
 
 // checkCall reports the call at cur if it is a context.With{Timeout,Deadline}
 // call whose parent is a fresh root inside a function that inherited a
-// context that is not known to be done.
+// context, unless one of the exemptions of the package doc holds.
 func (c *checker) checkCall(cur inspector.Cursor) {
 	call := cur.Node().(*ast.CallExpr)
 	fn := contextFunc(c.pass.TypesInfo, call)
@@ -121,6 +163,10 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 	if !ok {
 		return
 	}
+	c.decl = topDecl(cur)
+	if !c.decl.Valid() {
+		return
+	}
 	rt := c.rootOf(argCur)
 	if rt == nil {
 		return
@@ -130,17 +176,22 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 		return
 	}
 	c.param = inh.param
-	done := c.knownDone(cur, inh.fn)
-	c.param = nil
-	if done || c.handedOff(cur) {
+	defer func() { c.param = nil }()
+	if c.knownDone(cur, inh.fn) || c.handedOff(cur) || c.deferredOnly(cur) || c.cleansUpFailure(cur, inh) {
 		return
 	}
 
 	via := ""
 	category := categoryFreshRoot
-	if rt.variable != nil {
+	switch {
+	case rt.reassigned:
+		via = " through reassigned " + rt.variable.Name()
+		category = categoryReassigned
+	case rt.variable != nil:
 		via = " through " + rt.variable.Name()
 		category = categoryFreshRootVar
+	case rt.wrap != "":
+		via = " through " + rt.wrap
 	}
 	diag := analysis.Diagnostic{
 		Pos:      call.Pos(),
@@ -154,7 +205,16 @@ func (c *checker) checkCall(cur inspector.Cursor) {
 		End:     inh.at.End(),
 		Message: inh.label() + " inherited here",
 	})
-	if rt.variable != nil && rt.declIdent != nil {
+	switch {
+	case rt.reassigned:
+		for _, at := range rt.stores {
+			diag.Related = append(diag.Related, analysis.RelatedInformation{
+				Pos:     at.Pos(),
+				End:     at.End(),
+				Message: rt.variable.Name() + " reassigned to " + rt.name + " here",
+			})
+		}
+	case rt.variable != nil && rt.declIdent != nil:
 		diag.Related = append(diag.Related, analysis.RelatedInformation{
 			Pos:     rt.declIdent.Pos(),
 			End:     rt.declIdent.End(),
@@ -192,46 +252,6 @@ func isRootCall(info *types.Info, e ast.Expr) (string, bool) {
 	return "context." + fn.Name(), true
 }
 
-// A root describes a fresh root context that a call uses as its parent.
-type root struct {
-	name     string     // "context.Background", "context.TODO", or both joined by "or"
-	arg      ast.Expr   // the argument at the call
-	variable *types.Var // the local variable the root came through, or nil
-
-	// For a variable: its declaring identifier, the statement that
-	// declares it when that statement could be deleted (a lone
-	// "v := root()" or "var v = root()"), how many times it is read, and
-	// how many of those reads are the parent argument of a context.With…
-	// timeout call (which fixes may replace).
-	declIdent *ast.Ident
-	declStmt  ast.Stmt
-	reads     int
-	argReads  int
-}
-
-// rootOf returns the fresh root that the argument at cur is, directly or
-// through a local variable that only ever holds fresh roots, or nil.
-func (c *checker) rootOf(cur inspector.Cursor) *root {
-	info := c.pass.TypesInfo
-	arg := cur.Node().(ast.Expr)
-	if name, ok := isRootCall(info, arg); ok {
-		return &root{name: name, arg: arg}
-	}
-	id, ok := ast.Unparen(arg).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || v.Pkg() != c.pass.Pkg || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
-		return nil
-	}
-	decl := topDecl(cur)
-	if !decl.Valid() {
-		return nil
-	}
-	return c.varRoot(decl, v, arg)
-}
-
 // topDecl returns the file-level declaration enclosing cur.
 func topDecl(cur inspector.Cursor) inspector.Cursor {
 	for c := range cur.Enclosing() {
@@ -242,119 +262,52 @@ func topDecl(cur inspector.Cursor) inspector.Cursor {
 	return inspector.Cursor{}
 }
 
-// varRoot decides whether every value ever stored in the local variable v
-// (declared within decl) is a fresh root, looking at every definition,
-// assignment and use of v.
-func (c *checker) varRoot(decl inspector.Cursor, v *types.Var, arg ast.Expr) *root {
-	info := c.pass.TypesInfo
-	names := map[string]bool{}
-	rt := &root{arg: arg, variable: v}
-	stores := 0 // definitions and assignments
-	reads := 0
-	argReads := 0
-	for cur := range decl.Preorder((*ast.Ident)(nil)) {
-		id := cur.Node().(*ast.Ident)
-		if info.Defs[id] == v {
-			stores++
-			rhs, stmt, ok := storedValue(cur)
-			if !ok {
-				return nil
-			}
-			if rhs != nil {
-				name, ok := isRootCall(info, rhs)
-				if !ok {
-					return nil
-				}
-				names[name] = true
-			}
-			rt.declIdent = id
-			rt.declStmt = stmt
-			continue
-		}
-		if info.Uses[id] != v {
-			continue
-		}
-		if kind, _ := cur.ParentEdge(); kind == edge.AssignStmt_Lhs {
-			stores++
-			rhs, _, ok := storedValue(cur)
-			if !ok || rhs == nil {
-				return nil
-			}
-			name, ok := isRootCall(info, rhs)
-			if !ok {
-				return nil
-			}
-			names[name] = true
-			continue
-		}
-		// A read. The address of v, or v as a range variable, lets anything
-		// be stored in it.
-		p := cur.Parent()
-		for {
-			if _, ok := p.Node().(*ast.ParenExpr); !ok {
-				break
-			}
-			p = p.Parent()
-		}
-		if u, ok := p.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
-			return nil
-		}
-		if kind, _ := cur.ParentEdge(); kind == edge.RangeStmt_Key || kind == edge.RangeStmt_Value {
-			return nil
-		}
-		reads++
-		if kind, idx := cur.ParentEdge(); kind == edge.CallExpr_Args && idx == 0 {
-			if fn := contextFunc(info, cur.Parent().Node().(*ast.CallExpr)); fn != nil && timeoutFuncs[fn.Name()] != "" {
-				argReads++
-			}
+// find returns the cursor of the node n, which lies in the declaration
+// being judged or, failing that, anywhere in the package.
+func (c *checker) find(n ast.Node) (inspector.Cursor, bool) {
+	if c.decl.Valid() {
+		if cur, ok := c.decl.FindNode(n); ok {
+			return cur, true
 		}
 	}
-	if len(names) == 0 || rt.declIdent == nil {
-		return nil
-	}
-	switch {
-	case names["context.Background"] && names["context.TODO"]:
-		rt.name = "context.Background or context.TODO"
-	case names["context.TODO"]:
-		rt.name = "context.TODO"
-	default:
-		rt.name = "context.Background"
-	}
-	rt.reads, rt.argReads = reads, argReads
-	if stores != 1 {
-		rt.declStmt = nil
-	}
-	return rt
+	return c.insp.Root().FindNode(n)
 }
 
 // storedValue returns, for the identifier at cur on the left of an
 // assignment or in a var spec, the expression stored into it (nil for a
 // var spec without values), and the enclosing statement when it is a
-// single-name, single-value declaration statement. ok is false when the
-// stored value cannot be told (a tuple assignment, a range clause, a
-// parameter, a type switch).
-func storedValue(cur inspector.Cursor) (rhs ast.Expr, stmt ast.Stmt, ok bool) {
+// single-name, single-value declaration statement. For a tuple
+// assignment from one call, rhs is the call and tuple is the index of
+// the result (else -1). ok is false when the stored value cannot be
+// told (an op=, a range clause, a parameter, a type switch).
+func storedValue(cur inspector.Cursor) (rhs ast.Expr, tuple int, stmt ast.Stmt, ok bool) {
 	kind, idx := cur.ParentEdge()
 	switch kind {
 	case edge.AssignStmt_Lhs:
 		as := cur.Parent().Node().(*ast.AssignStmt)
 		if as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
-			return nil, nil, false
+			return nil, -1, nil, false
+		}
+		if len(as.Rhs) == 1 && len(as.Lhs) > 1 {
+			return as.Rhs[0], idx, nil, true
 		}
 		if len(as.Lhs) != len(as.Rhs) {
-			return nil, nil, false
+			return nil, -1, nil, false
 		}
 		if len(as.Lhs) == 1 && as.Tok == token.DEFINE && isListElem(cur.Parent()) {
 			stmt = as
 		}
-		return as.Rhs[idx], stmt, true
+		return as.Rhs[idx], -1, stmt, true
 	case edge.ValueSpec_Names:
 		spec := cur.Parent().Node().(*ast.ValueSpec)
 		if len(spec.Values) == 0 {
-			return nil, nil, true
+			return nil, -1, nil, true
+		}
+		if len(spec.Values) == 1 && len(spec.Names) > 1 {
+			return spec.Values[0], idx, nil, true
 		}
 		if len(spec.Values) != len(spec.Names) {
-			return nil, nil, false
+			return nil, -1, nil, false
 		}
 		gen := cur.Parent().Parent()
 		if gd, ok := gen.Node().(*ast.GenDecl); ok && len(gd.Specs) == 1 && len(spec.Names) == 1 {
@@ -362,9 +315,9 @@ func storedValue(cur inspector.Cursor) (rhs ast.Expr, stmt ast.Stmt, ok bool) {
 				stmt = ds
 			}
 		}
-		return spec.Values[idx], stmt, true
+		return spec.Values[idx], -1, stmt, true
 	}
-	return nil, nil, false
+	return nil, -1, nil, false
 }
 
 // isListElem reports whether the statement at cur is an element of a

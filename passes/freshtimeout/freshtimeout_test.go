@@ -22,15 +22,16 @@ func TestAnalyzer(t *testing.T) {
 	if summary == "" || len(summary) > 60 || strings.HasSuffix(summary, ".") {
 		t.Errorf("summary line %q: want a short phrase without a final period", summary)
 	}
-	if a.URL == "" || len(a.FactTypes) != 0 {
-		t.Errorf("URL %q, %d fact types: want a URL and no facts", a.URL, len(a.FactTypes))
+	if a.URL == "" || len(a.FactTypes) != 1 {
+		t.Errorf("URL %q, %d fact types: want a URL and the handoff fact", a.URL, len(a.FactTypes))
 	}
 }
 
 func TestFreshTimeout(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	results := analysistest.Run(t, dir, freshtimeout.Analyzer,
-		"params", "literals", "handlers", "variables", "imports", "dotimport", "negative")
+		"params", "literals", "handlers", "variables", "imports", "dotimport", "negative",
+		"failover", "children", "roots", "inherited", "handoff/lib", "handoff")
 
 	// Every diagnostic points at the parameter it inherited from.
 	n := 0

@@ -65,6 +65,17 @@ var fuzzSeeds = [][2]string{
 	{"ctx context.Context", "op := func() error {\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nreturn use(c)\n}\ngo op()"},
 	{"ctx context.Context", "switch ctx.Err() {\ncase context.Canceled:\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nuse(c)\n}"},
 	{"ctx context.Context", "}\n\nfunc g(_ context.Context) {\nc, cancel := context.WithTimeout(context.TODO(), time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "ctx = context.Background()\nc, cancel := context.WithTimeout(ctx, time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "if ctx == nil {\nctx = context.TODO()\n}\nc, cancel := context.WithTimeout(ctx, time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "c, cancel := context.WithTimeout(context.WithValue(context.Background(), 1, 2), time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "base, stop := context.WithCancel(context.Background())\ndefer stop()\nc, cancel := context.WithTimeout(base, time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "}\n\nvar root = context.Background()\n\nfunc g(ctx context.Context) {\nc, cancel := context.WithTimeout(root, time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "cc, stop := context.WithTimeout(ctx, time.Second)\ndefer stop()\n<-cc.Done()\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nuse(c)"},
+	{"ctx context.Context", "if err := use(ctx); errors.Is(err, context.Canceled) {\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nuse(c)\n}"},
+	{"ctx context.Context", "if err := use(ctx); err != nil {\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nuse(c)\n}"},
+	{"ctx context.Context", "errc := make(chan error)\ngo func() {\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nerrc <- use(c)\n}()\n<-errc"},
+	{"ctx context.Context", "u, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\ndefer use(u)"},
+	{"ctx context.Context", "loop:\nfor {\nselect {\ncase <-ctx.Done():\nbreak loop\n}\n}\nif ctx.Err() == nil {\npanic(1)\n}\nc, cancel := context.WithTimeout(context.Background(), time.Second)\ndefer cancel()\nuse(c)"},
 }
 
 func FuzzFreshTimeout(f *testing.F) {

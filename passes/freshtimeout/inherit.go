@@ -25,23 +25,25 @@ type inheritance struct {
 	at    ast.Node   // where to point: the name, or the type if unnamed
 	fn    ast.Node   // the *ast.FuncDecl or *ast.FuncLit that declares it
 	ftype *ast.FuncType
+	typ   string // for kindMethod, the parameter's type as written in messages
 }
 
 type paramKind int
 
 const (
-	kindContext paramKind = iota // context.Context
+	kindContext paramKind = iota // context.Context, or an interface or type parameter that is one
 	kindRequest                  // *net/http.Request
 	kindGin                      // *gin.Context
 	kindEcho                     // echo.Context
 	kindFiber                    // *fiber.Ctx (v2)
+	kindMethod                   // a type with a method Context() context.Context (grpc.ServerStream, *cobra.Command)
 )
 
 // expr returns the expression for the request-scoped context, given the
 // parameter's name.
 func (k paramKind) expr(name string) string {
 	switch k {
-	case kindRequest:
+	case kindRequest, kindMethod:
 		return name + ".Context()"
 	case kindGin:
 		return name + ".Request.Context()"
@@ -66,6 +68,8 @@ func (k paramKind) freshName() string {
 
 func (k paramKind) typeString() string {
 	switch k {
+	case kindMethod:
+		return "context-carrying"
 	case kindRequest:
 		return "*http.Request"
 	case kindGin:
@@ -94,7 +98,15 @@ func (inh *inheritance) describe() string {
 	if inh.kind == kindContext {
 		return "the " + how + " context.Context parameter"
 	}
-	return "the context of the " + how + " " + inh.kind.typeString() + " parameter"
+	return "the context of the " + how + " " + inh.typeString() + " parameter"
+}
+
+// typeString names the parameter's type in messages.
+func (inh *inheritance) typeString() string {
+	if inh.kind == kindMethod && inh.typ != "" {
+		return inh.typ
+	}
+	return inh.kind.typeString()
 }
 
 // label names the parameter in related information.
@@ -103,9 +115,9 @@ func (inh *inheritance) label() string {
 		return inh.ident.Name
 	}
 	if inh.ident != nil {
-		return "blank " + inh.kind.typeString() + " parameter"
+		return "blank " + inh.typeString() + " parameter"
 	}
-	return "unnamed " + inh.kind.typeString() + " parameter"
+	return "unnamed " + inh.typeString() + " parameter"
 }
 
 // inherited returns the context inherited by the function enclosing cur,
@@ -151,6 +163,9 @@ func (c *checker) paramContext(fn ast.Node, ftype *ast.FuncType) *inheritance {
 			continue
 		}
 		inh := &inheritance{kind: kind, field: field, at: field.Type, fn: fn, ftype: ftype}
+		if kind == kindMethod {
+			inh.typ = types.TypeString(t, func(p *types.Package) string { return p.Name() })
+		}
 		if len(field.Names) > 0 {
 			inh.ident = field.Names[0]
 			inh.at = inh.ident
@@ -173,7 +188,7 @@ func (c *checker) paramContext(fn ast.Node, ftype *ast.FuncType) *inheritance {
 // classifyParam tells whether a parameter of type t carries an inherited
 // context, and of which kind.
 func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
-	if isNamed(t, "context", "Context") {
+	if c.isContextType(t) {
 		return kindContext, true
 	}
 	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
@@ -185,12 +200,52 @@ func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
 		case isNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
 			return kindFiber, true
 		}
-		return 0, false
 	}
 	if isNamed(t, "github.com/labstack/echo/v4", "Context") {
 		return kindEcho, true
 	}
+	if c.hasContextMethod(t) {
+		return kindMethod, true
+	}
 	return 0, false
+}
+
+// isContextType reports whether a value of type t is a context that a
+// caller passed: context.Context, or a type parameter whose constraint
+// embeds it. (Another type that implements context.Context, a struct
+// like *gin.Context or a named interface, may carry a lifetime other
+// than its caller's and is not taken for one.)
+func (c *checker) isContextType(t types.Type) bool {
+	if isNamed(t, "context", "Context") {
+		return true
+	}
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	return ok && types.Implements(tp, c.ctxIface)
+}
+
+// hasContextMethod reports whether t has a method Context()
+// context.Context, which returns the context its value carries: a gRPC
+// stream's, a cobra command's. The testing package's types are left
+// out: a test's Context is the test's lifetime, not a deadline a caller
+// set.
+func (c *checker) hasContextMethod(t types.Type) bool {
+	n := t
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		n = ptr.Elem()
+	}
+	if named, ok := types.Unalias(n).(*types.Named); ok {
+		if pkg := named.Obj().Pkg(); pkg != nil && pkg.Path() == "testing" {
+			return false
+		}
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Context")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
+		isNamed(sig.Results().At(0).Type(), "context", "Context")
 }
 
 // isNamed reports whether t is the named type path.name (also when the
@@ -215,7 +270,7 @@ func isNamed(t types.Type, path, name string) bool {
 type useKind int
 
 const (
-	useUnknown  useKind = iota // stored, returned, sent: it may run after its enclosing function returned
+	useUnknown  useKind = iota // stored, returned, sent, handed to a callee that keeps or starts it: it may run after its enclosing function returned
 	useSync                    // called, or passed to a call, while the enclosing function runs
 	useDetached                // started by go, deferred, or handed to a callee that runs it later
 )
@@ -226,7 +281,8 @@ const (
 // deferred call. (A literal called in place is judged where it stands, by
 // knownDone on the reported call.)
 func (c *checker) literalUse(lit inspector.Cursor) useKind {
-	use, v := c.exprUse(lit)
+	fl := lit.Node().(*ast.FuncLit)
+	use, v := c.exprUse(lit, fl)
 	if v == nil {
 		return use
 	}
@@ -245,7 +301,7 @@ func (c *checker) literalUse(lit inspector.Cursor) useKind {
 		if kind, _ := cur.ParentEdge(); kind == edge.AssignStmt_Lhs {
 			continue // another value stored in it
 		}
-		u, w := c.exprUse(cur)
+		u, w := c.exprUse(cur, fl)
 		if w != nil {
 			u = useUnknown // bound again: do not follow
 		}
@@ -272,28 +328,38 @@ func (c *checker) literalUse(lit inspector.Cursor) useKind {
 	return result
 }
 
-// exprUse classifies the use of the function-valued expression at cur.
-// If the value is bound to a local variable, it returns that variable.
-func (c *checker) exprUse(cur inspector.Cursor) (useKind, *types.Var) {
+// exprUse classifies the use of the function-valued expression at cur,
+// whose value is the literal lit. If the value is bound to a local
+// variable, it returns that variable.
+func (c *checker) exprUse(cur inspector.Cursor, lit *ast.FuncLit) (useKind, *types.Var) {
 	for cur.ParentEdgeKind() == edge.ParenExpr_X {
 		cur = cur.Parent()
 	}
 	kind, idx := cur.ParentEdge()
 	parent := cur.Parent()
 	switch kind {
-	case edge.CallExpr_Fun:
+	case edge.CallExpr_Fun, edge.CallExpr_Args:
 		switch parent.ParentEdgeKind() {
-		case edge.GoStmt_Call, edge.DeferStmt_Call:
+		case edge.DeferStmt_Call:
+			return useDetached, nil
+		case edge.GoStmt_Call:
+			// A goroutine the function waits for runs during the call.
+			if c.joined(parent.Parent(), lit.Body) {
+				return useSync, nil
+			}
 			return useDetached, nil
 		}
-		return useSync, nil
-	case edge.CallExpr_Args:
-		switch parent.ParentEdgeKind() {
-		case edge.GoStmt_Call, edge.DeferStmt_Call:
+		if kind == edge.CallExpr_Fun {
+			return useSync, nil
+		}
+		call := parent.Node().(*ast.CallExpr)
+		if runsLater(c.pass.TypesInfo, call) {
 			return useDetached, nil
 		}
-		if runsLater(c.pass.TypesInfo, parent.Node().(*ast.CallExpr)) {
-			return useDetached, nil
+		if c.handsOff(call, idx, true) && !c.waitsAfter(parent) {
+			// Kept or started in a goroutine by the callee: it runs on
+			// its own time, with the context its owner gives it.
+			return useUnknown, nil
 		}
 		return useSync, nil
 	case edge.AssignStmt_Rhs:
@@ -359,9 +425,44 @@ func runsLater(info *types.Info, call *ast.CallExpr) bool {
 	return laterFuncs[fn.Origin().FullName()]
 }
 
+// waitsAfter reports whether, after the method call x.M(...) at cur, the
+// function around it calls x.Wait(): a group that starts its function
+// arguments in goroutines (sync.WaitGroup.Go, errgroup.Group.Go) and is
+// waited for runs them during the call.
+func (c *checker) waitsAfter(cur inspector.Cursor) bool {
+	call := cur.Node().(*ast.CallExpr)
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fc := enclosingFunc(cur)
+	if !fc.Valid() {
+		return false
+	}
+	found := false
+	fc.Inspect([]ast.Node{(*ast.FuncLit)(nil), (*ast.CallExpr)(nil)}, func(k inspector.Cursor) bool {
+		if found {
+			return false
+		}
+		switch n := k.Node().(type) {
+		case *ast.FuncLit:
+			return k == fc
+		case *ast.CallExpr:
+			if n.Pos() > call.End() && len(n.Args) == 0 {
+				if s, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Wait" && c.sameRef(s.X, sel.X) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
 // handedOff reports whether the context made by the call at cur is handed
 // to work that outlives the function: stored in a field, a global, a
-// composite literal or a channel, or passed to a goroutine. A fresh root
+// composite literal or a channel, passed to a goroutine the function does
+// not wait for, or passed to a callee that keeps it (a fact). A fresh root
 // there is a deliberate detach whose owner the pass cannot see, so it
 // stays silent. (A context returned to the caller is not handed off: the
 // caller runs with it in place of the one it passed.)
@@ -399,14 +500,7 @@ func (c *checker) handedOff(cur inspector.Cursor) bool {
 	if v == nil {
 		return c.pass.TypesInfo.ObjectOf(id) != nil // a package-level variable
 	}
-	decl := topDecl(cur)
-	if !decl.Valid() {
-		return false
-	}
-	for use := range decl.Preorder((*ast.Ident)(nil)) {
-		if c.pass.TypesInfo.Uses[use.Node().(*ast.Ident)] != v {
-			continue
-		}
+	for _, use := range c.usesOf(v) {
 		if c.underGo(use) {
 			return true
 		}
@@ -427,19 +521,38 @@ func (c *checker) handedOff(cur inspector.Cursor) bool {
 					return true // stored in a global
 				}
 			}
+		case edge.CallExpr_Args:
+			if c.handsOff(p.Parent().Node().(*ast.CallExpr), idx, false) {
+				return true // kept by the callee
+			}
 		}
 	}
 	return false
 }
 
 // underGo reports whether the node at cur is part of the call that a go
-// statement starts: an argument evaluated for the goroutine, or code in a
-// function literal that runs in it.
+// statement starts (an argument evaluated for the goroutine, or code in a
+// function literal that runs in it), and the function does not wait for
+// that goroutine.
 func (c *checker) underGo(cur inspector.Cursor) bool {
 	for p := range cur.Enclosing() {
 		if p.ParentEdgeKind() == edge.GoStmt_Call {
-			return true
+			return !c.joined(p.Parent(), goBody(p.Parent().Node().(*ast.GoStmt)))
 		}
 	}
 	return false
+}
+
+// goBody returns the body of the function literal that the go statement
+// g runs, or that it passes to the call it runs, or nil.
+func goBody(g *ast.GoStmt) *ast.BlockStmt {
+	if lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit); ok {
+		return lit.Body
+	}
+	for _, a := range g.Call.Args {
+		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+			return lit.Body
+		}
+	}
+	return nil
 }

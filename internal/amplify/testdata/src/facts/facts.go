@@ -1,3 +1,5 @@
+// want package:"analyzed"
+
 // Package facts checks the AmpFact each function exports.
 package facts
 
@@ -204,6 +206,93 @@ func UseGeneric(ctx context.Context, c *Client) error { // want UseGeneric:`amp\
 	var err error
 	for i := 0; i < 2; i++ {
 		if _, err = Do[int](ctx, c); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A budget field whose every construction is visible: its ratio.
+type Budgeted struct {
+	b     *budget.Budget
+	mixed *budget.Budget
+}
+
+func NewBudgeted() *Budgeted {
+	return &Budgeted{b: budget.New(budget.Ratio(0.2)), mixed: budget.New()}
+}
+
+func (c *Budgeted) reset() {
+	c.b = budget.New(budget.Ratio(0.2))
+	c.mixed = budget.New(budget.Ratio(0.3))
+}
+
+func (c *Budgeted) call(ctx context.Context) error { return nil }
+
+func (c *Budgeted) Known(ctx context.Context) error { // want Known:`amp\(1.2: `
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = c.call(ctx); err == nil {
+			return nil
+		}
+		if !c.b.TryRetry() {
+			return err
+		}
+	}
+	return err
+}
+
+// Two constructions with different ratios: assumed.
+func (c *Budgeted) Mixed(ctx context.Context) error { // want Mixed:`amp\(~1.1: `
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = c.call(ctx); err == nil {
+			return nil
+		}
+		if !c.mixed.TryRetry() {
+			return err
+		}
+	}
+	return err
+}
+
+// Of an unknown count and a known 6, the known 6 is the larger product:
+// 3 × 6, not 3 × ?.
+func (c *Client) Larger(ctx context.Context) error { // want Larger:`amp\(18: facts.\(\*Client\).Larger, facts.\(\*Client\).Twice, factsdep.\(\*Client\).Fetch\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = c.Variable(ctx); err == nil {
+			err = c.Twice(ctx)
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// retryN is a helper counted by its parameter.
+func retryN(n int, op func() error) error { // want retryN:`amp\(≥\?: facts.retryN\)`
+	var err error
+	for i := 0; i < n; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A helper called with a constant multiplies by it: 3 × the 4 of
+// AroundFour.
+func (c *Client) HelperConst(ctx context.Context) error { // want HelperConst:`amp\(12: `
+	return retryN(3, func() error { return c.AroundFour(ctx) })
+}
+
+func (c *Client) AroundFour(ctx context.Context) error { // want AroundFour:`amp\(4: `
+	var err error
+	for range 4 {
+		if err = c.dep.Once(ctx); err == nil {
 			return nil
 		}
 	}

@@ -1,3 +1,5 @@
+// want package:"analyzed"
+
 // Package factsdep retries; package facts imports it.
 package factsdep
 

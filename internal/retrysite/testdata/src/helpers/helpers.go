@@ -85,3 +85,29 @@ func Counts(t *tokens) int {
 }
 
 var errExhausted = errors.New("retry budget exhausted")
+
+// Retry is counted by its parameter.
+func Retry(attempts int, op func() error) error { // want Retry:"retryHelper\\(op=1, attempts attempts of parameter 0\\)"
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Op is a named type for an operation.
+type Op[T any] func() (T, error)
+
+// Value retries an operation of a named func type.
+func Value[T any](op Op[T]) (T, error) { // want Value:"retryHelper\\(op=0, 3 attempts\\)"
+	var v T
+	var err error
+	for range 3 {
+		if v, err = op(); err == nil {
+			return v, nil
+		}
+	}
+	return v, err
+}

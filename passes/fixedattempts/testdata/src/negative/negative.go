@@ -3,6 +3,7 @@ package negative
 import (
 	"context"
 	"errors"
+	"syscall"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -155,3 +156,49 @@ func retryValueGuarded[T any](ctx context.Context, op func(context.Context) (T, 
 		time.Sleep(time.Second)
 	}
 }
+
+type sqlError interface{ SQLState() string }
+
+// isSerializationFailure holds only for a concurrency conflict.
+func isSerializationFailure(err error) bool {
+	var e sqlError
+	if !errors.As(err, &e) {
+		return false
+	}
+	code := e.SQLState()
+	return code == "40001" || code == "CR000"
+}
+
+// Retries of concurrency conflicts only are exempt: they never retry an
+// outage.
+func conflictsOnly(ctx context.Context, c *Client) error {
+	for {
+		err := c.Get(ctx)
+		if err == nil || !isSerializationFailure(err) {
+			return err
+		}
+	}
+}
+
+func isConflict(err error) bool { return err != nil }
+
+func conflictName(ctx context.Context, c *Client) error {
+	for i := 0; i < 5; i++ {
+		if err := c.Get(ctx); !isConflict(err) {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Retrying an interrupted system call is local: exempt.
+func readEINTR(fd int, p []byte) (int, error) {
+	for {
+		n, err := readFD(fd, p)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
+var readFD = func(fd int, p []byte) (int, error) { return syscall.Read(fd, p) }

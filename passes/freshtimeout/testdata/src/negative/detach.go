@@ -44,13 +44,6 @@ func notATimeout(ctx context.Context) {
 
 type key struct{}
 
-// A root wrapped by WithValue is not followed (a known limitation).
-func wrapped(ctx context.Context) {
-	c, cancel := context.WithTimeout(context.WithValue(context.Background(), key{}, 1), time.Second)
-	defer cancel()
-	use(c)
-}
-
 // A function of another package named WithTimeout.
 type timeouts struct{}
 

@@ -45,18 +45,6 @@ func doneCase(ctx context.Context, work chan int) {
 	}
 }
 
-// In a done case of a derived context.
-func derivedDoneCase(ctx context.Context) {
-	inner, stop := context.WithCancel(ctx)
-	defer stop()
-	select {
-	case <-inner.Done():
-		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		use(c)
-	}
-}
-
 // After a select whose done case falls out of it.
 func afterSelect(ctx context.Context, sig chan struct{}) {
 	select {
@@ -267,4 +255,17 @@ func cleanupAfterFailurePrev(ctx context.Context, p process) error {
 		p.Delete(c)
 	}
 	return err
+}
+
+func die(msg string) { panic(msg) }
+
+// A call that never returns cuts its path: after it, ctx is done on
+// every path there is.
+func afterNoReturn(ctx context.Context) error {
+	if ctx.Err() == nil {
+		die("still live")
+	}
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return use(c)
 }

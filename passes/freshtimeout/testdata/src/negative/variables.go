@@ -71,15 +71,6 @@ func nilOnly(ctx context.Context) {
 	use(c)
 }
 
-// A package-level variable holding a root.
-var rootCtx = context.Background()
-
-func packageVar(ctx context.Context) {
-	c, cancel := context.WithTimeout(rootCtx, time.Second)
-	defer cancel()
-	use(c)
-}
-
 // A parameter holding a root: its value comes from the caller.
 func parameter(ctx context.Context, parent context.Context) {
 	c, cancel := context.WithTimeout(parent, time.Second)

@@ -82,3 +82,32 @@ func twoStores(ctx context.Context, b bool) error {
 	defer cancel()
 	return use(c)
 }
+
+// The inherited parameter reassigned to a root: its own value is gone at
+// the call, so there is nothing to put there.
+func reassigned(ctx context.Context) error {
+	ctx = context.Background()
+	c, cancel := context.WithTimeout(ctx, time.Second) // want `through reassigned ctx`
+	defer cancel()
+	return use(c)
+}
+
+// A variable holding a wrapped root: replacing it would drop what the
+// wrapper adds.
+func wrappedVar(ctx context.Context) error {
+	base, stop := context.WithCancel(context.Background())
+	defer stop()
+	c, cancel := context.WithTimeout(base, time.Second) // want `through base`
+	defer cancel()
+	return use(c)
+}
+
+type key struct{}
+
+// A wrapper at the call around a variable that holds a root.
+func wrapperOfVar(ctx context.Context) error {
+	bg := context.Background()
+	c, cancel := context.WithTimeout(context.WithValue(bg, key{}, 1), time.Second) // want `through context.WithValue`
+	defer cancel()
+	return use(c)
+}

@@ -5,6 +5,7 @@ package params
 import (
 	"context"
 	"errors"
+	"log"
 	"net/http"
 	"time"
 )
@@ -198,4 +199,16 @@ func succeededWithCtx(ctx context.Context) error {
 		defer cancel()
 		return use(c)
 	}
+}
+
+// A known limitation: a call of another package that never returns
+// (log.Fatal) is not known to cut its path, so ctx is not known to be
+// done after it.
+func afterFatal(ctx context.Context) error {
+	if ctx.Err() == nil {
+		log.Fatal("still live")
+	}
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Second) // want `inherited from ctx$`
+	defer cancel()
+	return use(c)
 }

@@ -19,6 +19,24 @@ func WithDefaultServiceConfig(s string) DialOption                     { return 
 func WithDisableRetry() DialOption                                     { return nil }
 func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption         { return nil }
 func WithChainUnaryInterceptor(f ...UnaryClientInterceptor) DialOption { return nil }
+func WithStreamInterceptor(f StreamClientInterceptor) DialOption       { return nil }
 func (cc *ClientConn) Invoke(ctx context.Context, method string, args, reply any, opts ...CallOption) error {
 	return nil
+}
+
+// ServerStream is the server side of a streaming RPC; generated stream
+// types embed it.
+type ServerStream interface {
+	SetHeader(md map[string][]string) error
+	Context() context.Context
+	SendMsg(m any) error
+	RecvMsg(m any) error
+}
+
+// ClientStream is the client side of a streaming RPC.
+type ClientStream interface {
+	Context() context.Context
+	CloseSend() error
+	SendMsg(m any) error
+	RecvMsg(m any) error
 }

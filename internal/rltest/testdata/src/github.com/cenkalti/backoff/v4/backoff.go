@@ -64,3 +64,9 @@ type PermanentError struct{ Err error }
 
 func (e *PermanentError) Error() string { return e.Err.Error() }
 func (e *PermanentError) Unwrap() error { return e.Err }
+
+type Ticker struct{ C <-chan time.Time }
+
+func NewTicker(b BackOff) *Ticker { return nil }
+
+func (t *Ticker) Stop() {}

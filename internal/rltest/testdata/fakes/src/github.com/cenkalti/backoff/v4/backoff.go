@@ -151,3 +151,33 @@ func Permanent(err error) error {
 	}
 	return &PermanentError{Err: err}
 }
+
+// Ticker ticks after each backoff until Stop, or until the backoff stops.
+type Ticker struct {
+	C    <-chan time.Time
+	stop chan struct{}
+}
+
+func NewTicker(b BackOff) *Ticker {
+	c := make(chan time.Time)
+	t := &Ticker{C: c, stop: make(chan struct{})}
+	b.Reset()
+	go func() {
+		defer close(c)
+		for d := time.Duration(0); d != Stop; d = b.NextBackOff() {
+			select {
+			case <-t.stop:
+				return
+			case <-time.After(d):
+			}
+			select {
+			case <-t.stop:
+				return
+			case c <- time.Now():
+			}
+		}
+	}()
+	return t
+}
+
+func (t *Ticker) Stop() { close(t.stop) }
