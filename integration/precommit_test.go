@@ -64,9 +64,9 @@ const violation = `package svc
 
 import "errors"
 
-func Fetch(get func() error) error {
+func Fetch(c interface{ Get() error }) error {
 	for i := 0; i < 3; i++ {
-		if get() == nil {
+		if c.Get() == nil {
 			return nil
 		}
 	}
@@ -76,8 +76,8 @@ func Fetch(get func() error) error {
 
 const fixed = `package svc
 
-func Fetch(get func() error) error {
-	return get()
+func Fetch(c interface{ Get() error }) error {
+	return c.Get()
 }
 `
 
