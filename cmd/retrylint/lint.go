@@ -69,7 +69,7 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 	fs.BoolVar(&lf.json, "json", false, "emit JSON output")
 	fs.BoolVar(&lf.sarif, "sarif", false, "emit SARIF 2.1.0 output (for GitHub code scanning)")
 	fs.BoolVar(&lf.fix, "fix", false, "apply all suggested fixes")
-	fs.BoolVar(&lf.diff, "diff", false, "with -fix, do not write files but print the fixes as unified diffs")
+	fs.BoolVar(&lf.diff, "diff", false, "print the fixes -fix would write as a unified diff (for git apply or patch -p1), and write no file")
 	fs.BoolVar(&lf.tests, "test", true, "analyze test files too")
 	fs.IntVar(&lf.context, "c", -1, "display offending line with this many lines of context")
 	fs.StringVar(&lf.debug, "debug", "", "debug flags: t (timing), p (sequential)")
@@ -93,7 +93,7 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 
 // check reports flags that cannot go together.
 func (lf *lintFlags) check() error {
-	if lf.writeBase != "" && (lf.fix || lf.json || lf.sarif || lf.baseline != "") {
+	if lf.writeBase != "" && (lf.fix || lf.diff || lf.json || lf.sarif || lf.baseline != "") {
 		return fmt.Errorf("-write-baseline writes the baseline and nothing else: drop -fix, -json, -sarif and -baseline")
 	}
 	if lf.json && lf.sarif {
@@ -215,18 +215,21 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		}
 	}
 	switch {
-	case lf.fix:
-		changed, skipped, err := driver.Fixes(findings, lf.diff, os.Stdout)
+	case lf.fix || lf.diff:
+		// -diff alone shows the fixes -fix would write.
+		res, err := driver.Fixes(findings, lf.diff, cwd, os.Stdout)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "retrylint:", err)
+			fmt.Fprintln(os.Stderr, "retrylint: -fix:", err)
 			return 1
 		}
-		if skipped > 0 {
-			fmt.Fprintf(os.Stderr, "retrylint: %d fixes skipped because they overlap others; run again to apply them\n", skipped)
+		move := res.Move
+		if lf.diff {
+			move = nil // nothing was written
 		}
-		if !lf.diff && changed > 0 {
-			fmt.Fprintf(os.Stderr, "retrylint: fixed %d files\n", changed)
+		if err := driver.PrintTextMoved(os.Stderr, res.Remaining(), cwd, lf.context, move); err != nil {
+			return 1
 		}
+		fmt.Fprintln(os.Stderr, "retrylint: "+res.Summary(lf.diff))
 		return exit
 	case lf.json:
 		if err := driver.PrintJSON(os.Stdout, graph, findings); err != nil {

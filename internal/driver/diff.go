@@ -6,13 +6,15 @@ import (
 )
 
 // unifiedDiff returns a unified diff (3 lines of context) between the old
-// and new contents of the file name.
+// and new contents of the file name (a slash-separated path relative to
+// the directory the diff is applied in), with the a/ and b/ prefixes of
+// git diff: git apply and patch -p1 take it.
 func unifiedDiff(name string, old, new []byte) string {
 	a := splitLines(string(old))
 	b := splitLines(string(new))
 	ops := lineDiff(a, b)
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", name, name)
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
 	const ctx = 3
 	// Group the operations into hunks.
 	for i := 0; i < len(ops); {
@@ -55,11 +57,20 @@ func unifiedDiff(name string, old, new []byte) string {
 				body.WriteString("+" + op.text)
 			}
 		}
-		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", aStart+1, aN, bStart+1, bN)
+		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aN), hunkRange(bStart, bN))
 		out.WriteString(body.String())
 		i = end
 	}
 	return out.String()
+}
+
+// hunkRange renders the range of a hunk that starts after line start
+// (0-based) and spans n lines: an empty range names the line before it.
+func hunkRange(start, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", start)
+	}
+	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
 func splitLines(s string) []string {
@@ -120,12 +131,13 @@ func lineDiff(a, b []string) []diffOp {
 			ops = append(ops, diffOp{' ', ma[i], pre + i, pre + j})
 			i++
 			j++
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, diffOp{'+', mb[j], pre + i, pre + j})
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			// Deletions before insertions, as diff and git write them.
 			ops = append(ops, diffOp{'-', ma[i], pre + i, pre + j})
 			i++
+		default:
+			ops = append(ops, diffOp{'+', mb[j], pre + i, pre + j})
+			j++
 		}
 	}
 	for k := 0; k < suf; k++ {

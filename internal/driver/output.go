@@ -148,9 +148,19 @@ func relPosn(dir string, p token.Position) string {
 // contextLines >= 0, each position is followed by the source lines around
 // it.
 func PrintText(w io.Writer, fs []*Finding, dir string, contextLines int) error {
+	return PrintTextMoved(w, fs, dir, contextLines, nil)
+}
+
+// PrintTextMoved is PrintText for findings whose files have changed since
+// they were reported (by -fix): move maps each position to where its line
+// is now.
+func PrintTextMoved(w io.Writer, fs []*Finding, dir string, contextLines int, move func(token.Position) token.Position) error {
 	var b strings.Builder
 	lines := map[string][]string{}
 	show := func(p, end token.Position, msg string) {
+		if move != nil {
+			p, end = move(p), move(end)
+		}
 		fmt.Fprintf(&b, "%s: %s\n", relPosn(dir, p), msg)
 		if contextLines < 0 || p.Filename == "" {
 			return

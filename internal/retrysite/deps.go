@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -225,6 +227,27 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 					return Dep{Key: "host:" + u.Host, Name: u.Host}
 				}
 			}
+		}
+	}
+	return Dep{}
+}
+
+// OperationDep returns the dependency an operation passed as a value
+// targets, in the terms of Attempt.Dep: a method value's receiver (the
+// same variable, or the same field of the same type), or the package of a
+// package-level function. It is the unknown Dep for other expressions.
+func OperationDep(pass *analysis.Pass, op ast.Expr) Dep {
+	a := &analyzer{pass: pass}
+	switch x := unparen(op).(type) {
+	case *ast.SelectorExpr:
+		if sel, ok := pass.TypesInfo.Selections[x]; ok {
+			if sel.Kind() == types.MethodVal {
+				return a.rootDep(x.X)
+			}
+			return Dep{}
+		}
+		if fn, ok := pass.TypesInfo.Uses[x.Sel].(*types.Func); ok && fn.Pkg() != nil {
+			return Dep{Key: "pkg:" + fn.Pkg().Path(), Name: fn.Pkg().Name()}
 		}
 	}
 	return Dep{}

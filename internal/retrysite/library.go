@@ -141,6 +141,14 @@ func (a *analyzer) fillOp(s *Site, op ast.Expr) {
 	}
 	s.Body = lit.Body
 	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
+		if d, ok := n.(*ast.DeferStmt); ok {
+			// A deferred literal runs at the end of each attempt: a budget
+			// it asks guards the retries (backoff.Permanent on a refusal).
+			if dl, ok := unparen(d.Call.Fun).(*ast.FuncLit); ok && s.Guard == nil {
+				s.Guard = a.firstGuard(dl.Body, false)
+			}
+			return true
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
@@ -634,6 +642,11 @@ func (a *analyzer) retryGoOptions(call *ast.CallExpr, from int, g *Guard) (Bound
 		case "WithThrottle", "WithFixedTokenBucketThrottle":
 			if !a.isNil(unparen(arg(o.call, 0))) {
 				g = &Guard{Kind: GuardNative, Desc: o.name}
+			}
+		case "RetryIf":
+			// A retry condition that asks a budget.
+			if g == nil {
+				g = a.firstGuard(arg(o.call, 0), true)
 			}
 		}
 	}

@@ -574,6 +574,13 @@ func (a *analyzer) indexLoop(l *loop) {
 					l.stmtOf[s.Init] = s
 				}
 				l.stmtOf[s.Assign] = s
+			case *ast.SelectStmt:
+				// Its block starts with the clauses' sends and receives.
+				for _, c := range s.Body.List {
+					if cc := c.(*ast.CommClause); cc.Comm != nil {
+						l.stmtOf[cc.Comm] = s
+					}
+				}
 			case *ast.DeclStmt:
 				if gd, ok := s.Decl.(*ast.GenDecl); ok {
 					for _, spec := range gd.Specs {

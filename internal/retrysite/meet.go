@@ -97,6 +97,43 @@ type LoopFacts struct {
 	// Guards are the budget checks asked on the way from a failed attempt
 	// to the next one, in source order.
 	Guards []GuardUse
+	// Meets are all the points like Meet, in the order the failing paths
+	// pass them; Meet and Err are the first's. A guard placed at a later
+	// one sees what the path did since the attempt (the error it made
+	// from a status, the body it closed).
+	Meets []MeetPoint
+	// Next is what the failing paths hold when they start the next
+	// iteration's body (after the post statement and the condition).
+	Next NextIteration
+}
+
+// MeetPoint is a point of the loop body that every failing path passes
+// on its way to the next attempt and no successful path reaches, with
+// what the failing paths hold there.
+type MeetPoint struct {
+	Point
+	// Err is an error variable that holds a non-nil error here on every
+	// failing path; nil if there is none.
+	Err types.Object
+	// NilOnStatus is, when Err is nil, an error variable that holds a
+	// non-nil error here on every failing path except those that hold a
+	// failure status of the attempt's response (in Resp), where it is nil:
+	// the attempt's own error when a 5xx comes with a nil error.
+	NilOnStatus types.Object
+	// Status reports whether some failing path arrives here with a
+	// failure status of the attempt's response, which it still holds.
+	Status bool
+}
+
+// NextIteration is what the failing paths hold at the top of the next
+// iteration's body.
+type NextIteration struct {
+	// OnlyFailures reports whether only failing paths reach it: a check
+	// placed there is asked on retries only (after the first iteration).
+	OnlyFailures bool
+	// Err is an error variable that holds a non-nil error there on every
+	// failing path; nil if there is none.
+	Err types.Object
 }
 
 // loopFacts assembles the typed facts of a retry loop.
@@ -115,7 +152,11 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 			}
 		}
 	}
-	lf.Meet, lf.Err = f.meet()
+	lf.Meets = f.meetPoints(lf.Resp)
+	if len(lf.Meets) > 0 {
+		lf.Meet, lf.Err = lf.Meets[0].Point, lf.Meets[0].Err
+	}
+	lf.Next = f.nextIteration()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {
 		g := a.guardOf(c)
@@ -178,10 +219,11 @@ func (a *analyzer) firstIterationGuards(l *loop, f *flow) map[*ast.CallExpr]bool
 	return out
 }
 
-// meet returns the first statement that every failing path passes from
-// the attempt to the next one, where only failing paths arrive, and an
-// error variable that holds a failure there on every path.
-func (f *flow) meet() (Point, types.Object) {
+// meetPoints returns the statements that every failing path passes from
+// the attempt to the next one, where only failing paths arrive, in the
+// order the paths pass them, each with what the paths hold there (resp
+// is the variable of the attempt's response, or nil).
+func (f *flow) meetPoints(resp types.Object) []MeetPoint {
 	// The explored nodes that lead to the attempt again.
 	leads := map[fkey]bool{}
 	preds := map[fkey][]fkey{}
@@ -208,7 +250,7 @@ func (f *flow) meet() (Point, types.Object) {
 		}
 	}
 	if !leads[f.root] {
-		return Point{}, nil
+		return nil
 	}
 	// Blocks in the order a breadth-first walk from the attempt meets
 	// them, with the states that reach them.
@@ -244,6 +286,14 @@ func (f *flow) meet() (Point, types.Object) {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return blocks[ids[i]].order < blocks[ids[j]].order })
+	succeeds := map[int32]bool{}
+	for k := range f.graph {
+		if k.st.out&oSuccess != 0 {
+			succeeds[k.block] = true
+		}
+	}
+	var out []MeetPoint
+	seenPoint := map[Point]bool{}
 	for _, id := range ids {
 		v := blocks[id]
 		b := f.l.g.Blocks[id]
@@ -269,18 +319,25 @@ func (f *flow) meet() (Point, types.Object) {
 		if p.Stmt == nil {
 			continue
 		}
-		onlyFailures := true
-		for _, st := range v.sts {
-			if st.out&oSuccess != 0 {
-				onlyFailures = false
-			}
-		}
-		if !onlyFailures || !f.cuts(id, leads) {
+		// No successful path may pass it, also one that leaves the loop
+		// afterwards (if err == nil { return v, nil } after the point).
+		onlyFailures := !succeeds[id]
+		if !onlyFailures || !f.cuts(id, leads) || seenPoint[p] {
 			continue
 		}
-		return p, f.failureVar(v.sts)
+		seenPoint[p] = true
+		mp := MeetPoint{Point: p, Err: f.failureVar(v.sts)}
+		if mp.Err == nil {
+			mp.NilOnStatus = f.nilOnStatus(v.sts, resp)
+		}
+		for _, st := range v.sts {
+			if st.out&oStatusFail != 0 {
+				mp.Status = true
+			}
+		}
+		out = append(out, mp)
 	}
-	return Point{}, nil
+	return out
 }
 
 // cuts reports whether every explored path from the attempt to the next
@@ -331,6 +388,61 @@ func (f *flow) failureVar(sts []state) types.Object {
 		}
 	}
 	return nil
+}
+
+// nilOnStatus returns the tracked error variable that holds a failure in
+// every state but those whose failure is a status of the attempt's
+// response, still held in resp, where it is the attempt's nil error.
+func (f *flow) nilOnStatus(sts []state, resp types.Object) types.Object {
+	r := f.slot(resp)
+	if r < 0 {
+		return nil
+	}
+	for i, o := range f.objs {
+		if f.roles[i] != roleErr {
+			continue
+		}
+		ok := true
+		for _, st := range sts {
+			switch {
+			case st.vals[i] == bNonNil:
+			case st.vals[i] == bAttempt && st.out&^oErr == 0:
+			case (st.vals[i] == bAttempt || st.vals[i] == bNil) && st.out&^oStatusFail == 0 && st.vals[r] == bAttempt:
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// nextIteration says what the failing paths hold when they start the
+// body of the next iteration.
+func (f *flow) nextIteration() NextIteration {
+	entry := loopEntry(f.l)
+	if entry == nil {
+		return NextIteration{}
+	}
+	var sts []state
+	for k := range f.graph {
+		if k.block == entry.Index && k.from == 0 {
+			sts = append(sts, k.st)
+		}
+	}
+	if len(sts) == 0 {
+		return NextIteration{}
+	}
+	next := NextIteration{OnlyFailures: true}
+	for _, st := range sts {
+		if st.out&oSuccess != 0 || st.out&oFailure == 0 {
+			next.OnlyFailures = false
+		}
+	}
+	next.Err = f.failureVar(sts)
+	return next
 }
 
 // loopEntry returns the block where an iteration's body starts.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -63,11 +64,14 @@ func copyTree(from, to string) error {
 	})
 }
 
-// GoldenCompiles type-checks, for every *.go.golden file below dir/src (or
-// below dir/src/<pkg> for each pkg given), the package it belongs to with
-// the golden text in place of the file. A golden file in txtar form (one
-// section per fix) is checked section by section. dir is a tree made by
-// WithStubs, so that the stubs resolve.
+// GoldenCompiles type-checks, for every package below dir/src (or below
+// dir/src/<pkg> for each pkg given) that has *.go.golden files, the
+// package with the golden texts in place of their files: all of them
+// together, as a fix that edits several files (a declaration in one, its
+// uses in others) leaves them. A golden file in txtar form (one section
+// per fix, alternatives) is checked section by section, with the other
+// files as they are. dir is a tree made by WithStubs, so that the stubs
+// resolve.
 func GoldenCompiles(t *testing.T, dir string, pkgs ...string) {
 	t.Helper()
 	roots := []string{filepath.Join(dir, "src")}
@@ -89,33 +93,43 @@ func GoldenCompiles(t *testing.T, dir string, pkgs ...string) {
 	if len(goldens) == 0 {
 		t.Fatalf("GoldenCompiles: no golden files below %s", dir)
 	}
+	plain := map[string]map[string][]byte{} // by directory: golden path -> text
+	var dirs []string
 	for _, g := range goldens {
 		data, err := os.ReadFile(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		variants := map[string][]byte{"": data}
 		if bytes.HasPrefix(data, []byte("-- ")) {
-			variants = map[string][]byte{}
 			for _, f := range txtar.Parse(data).Files {
-				variants[f.Name] = f.Data
-			}
-		}
-		for name, text := range variants {
-			if err := checkVariant(dir, g, text); err != nil {
-				label := filepath.Base(g)
-				if name != "" {
-					label += " [" + name + "]"
+				if err := checkVariant(dir, map[string][]byte{g: f.Data}); err != nil {
+					t.Errorf("golden %s [%s] does not type-check: %v", filepath.Base(g), f.Name, err)
 				}
-				t.Errorf("golden %s does not type-check: %v", label, err)
 			}
+			continue
+		}
+		d := filepath.Dir(g)
+		if plain[d] == nil {
+			plain[d] = map[string][]byte{}
+			dirs = append(dirs, d)
+		}
+		plain[d][g] = data
+	}
+	for _, d := range dirs {
+		if err := checkVariant(dir, plain[d]); err != nil {
+			var names []string
+			for g := range plain[d] {
+				names = append(names, filepath.Base(g))
+			}
+			sort.Strings(names)
+			t.Errorf("golden %s does not type-check: %v", strings.Join(names, ", "), err)
 		}
 	}
 }
 
-// checkVariant copies the whole GOPATH tree, replaces the golden's source
-// file with text, and type-checks the package.
-func checkVariant(dir, golden string, text []byte) error {
+// checkVariant copies the whole GOPATH tree, replaces the source file of
+// each golden path with its text, and type-checks their package.
+func checkVariant(dir string, texts map[string][]byte) error {
 	tmp, err := os.MkdirTemp("", "rltest-golden-")
 	if err != nil {
 		return err
@@ -124,23 +138,26 @@ func checkVariant(dir, golden string, text []byte) error {
 	if err := copyTree(filepath.Join(dir, "src"), filepath.Join(tmp, "src")); err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(filepath.Join(dir, "src"), strings.TrimSuffix(golden, ".golden"))
-	if err != nil {
-		return err
+	var src, rel string
+	tests := false
+	for golden, text := range texts {
+		rel, err = filepath.Rel(filepath.Join(dir, "src"), strings.TrimSuffix(golden, ".golden"))
+		if err != nil {
+			return err
+		}
+		src = filepath.Join(tmp, "src", rel)
+		tests = tests || strings.HasSuffix(rel, "_test.go")
+		if err := os.WriteFile(src, text, 0o644); err != nil {
+			return err
+		}
 	}
-	src := filepath.Join(tmp, "src", rel)
-	if err := os.WriteFile(src, text, 0o644); err != nil {
-		return err
-	}
-	// Other golden files would confuse nothing (they are not .go files),
-	// but other fixed files of the same package are not applied: each
-	// golden is checked against the original text of its siblings. The
-	// package is type-checked from source, its imports from export data.
+	// The package is type-checked from source, its imports from export
+	// data.
 	cfg := &packages.Config{
 		Mode:  packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
 		Dir:   filepath.Dir(src),
 		Env:   append(os.Environ(), "GOPATH="+tmp, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
-		Tests: strings.HasSuffix(rel, "_test.go"),
+		Tests: tests,
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {

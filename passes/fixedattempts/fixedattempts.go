@@ -6,10 +6,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
@@ -62,7 +64,9 @@ const (
 )
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
-	for _, s := range retrysite.Of(pass).List {
+	sites := retrysite.Of(pass).List
+	fx := newFixer(pass, cfg, sites, reported)
+	for _, s := range sites {
 		if s.Kind == retrysite.HelperCall {
 			// A helper's loop is reported where it is; a call only when
 			// the helper takes a budget and the call gives it none.
@@ -71,18 +75,24 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			continue
 		}
-		if s.Guard != nil || s.Exempt != "" {
-			continue
+		if reported(s) {
+			report(pass, fx, s)
 		}
-		if s.Bound.Kind == retrysite.BoundCount && s.Bound.N == 1 {
-			continue
-		}
-		report(pass, cfg, s)
 	}
 	return nil, nil
 }
 
-func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
+// reported reports whether the pass reports a site: a retry site with no
+// budget, that may retry an outage, other than a helper's call (the
+// helper's own loop is reported).
+func reported(s *retrysite.Site) bool {
+	if s.Guard != nil || s.Exempt != "" || s.Kind == retrysite.HelperCall {
+		return false
+	}
+	return s.Bound.Kind != retrysite.BoundCount || s.Bound.N != 1
+}
+
+func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	subject, lacks := "retry loop", "retry budget"
 	switch {
 	case s.API == "grpc.WithDefaultServiceConfig":
@@ -149,7 +159,7 @@ func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, End: siteEnd(c), Message: m})
 	}
-	if fix := suggest(pass, cfg, s); fix != nil {
+	if fix := suggest(pass, fx, s); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	suppress.Report(pass, d)
@@ -169,7 +179,7 @@ func siteEnd(s *retrysite.Site) token.Pos {
 	return s.Pos
 }
 
-func suggest(pass *analysis.Pass, cfg *Config, s *retrysite.Site) *analysis.SuggestedFix {
+func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.SuggestedFix {
 	file := fixutil.FileOf(pass, s.Pos)
 	if file == nil || ast.IsGenerated(file) {
 		return nil
@@ -180,7 +190,9 @@ func suggest(pass *analysis.Pass, cfg *Config, s *retrysite.Site) *analysis.Sugg
 	case s.Kind == retrysite.Library && s.Config != nil:
 		return quotaFix(pass, file, s)
 	case s.Kind == retrysite.Loop:
-		return loopFix(pass, cfg, file, s)
+		return fx.loopFix(file, s)
+	case s.Kind == retrysite.Library:
+		return fx.libraryFix(file, s)
 	}
 	return nil
 }
@@ -220,109 +232,62 @@ func quotaFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.
 	}
 }
 
-// loopFix guards a retry loop with a budget where every failing path
-// meets (retrysite.LoopFacts.Meet): one guard covers every failure, and
-// no successful attempt asks the budget.
-func loopFix(pass *analysis.Pass, cfg *Config, file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
-	lf := s.Loop
-	if lf == nil || lf.Meet.Stmt == nil {
+// loopFix guards a retry loop with the budget of its dependency (see
+// loopfix.go for where the guard goes and what a refusal does, budgets.go
+// for which budget).
+func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
+	plan := planLoop(f.pass, file, s)
+	if plan == nil {
 		return nil
 	}
-	at := lf.Meet.Stmt.Pos()
-	if lf.Meet.After {
-		at = lf.Meet.Stmt.End()
+	var ref budgetRef
+	var edits []analysis.TextEdit
+	if h := f.helpers[s]; h != nil {
+		if h.param == "" {
+			return nil
+		}
+		he, ok := f.helperEdits(file, h)
+		if !ok {
+			return nil
+		}
+		edits = append(edits, he...)
+		ref = budgetRef{expr: h.param, message: "Give the retry helper a budget parameter, filled by each caller with its dependency's budget"}
+	} else {
+		var n *need
+		for _, x := range f.needs {
+			if x.pos == s.Node.Pos() {
+				n = x
+			}
+		}
+		if n == nil {
+			return nil
+		}
+		var ok bool
+		if ref, ok = f.ref(n); !ok {
+			return nil
+		}
+		edits = append(edits, ref.edits...)
 	}
-	ret := refusal(pass, file, s, at)
-	if ret == "" {
+	if plan.newLabel {
+		plan.label = freshLabel(astx.FuncBody(s.Func))
+	}
+	guard, ok := plan.render(f.pass, file, s, ref.expr)
+	if !ok {
 		return nil
 	}
-	indent := fixutil.Indent(pass, file, lf.Meet.Stmt.Pos())
+	edits = append(edits, guard...)
 	loopStart := s.Node.Pos()
 	if ls := labelOf(file, s.Node); ls != nil {
 		loopStart = ls.Pos()
 	}
-	loopIndent := fixutil.Indent(pass, file, loopStart)
-
-	var edits []analysis.TextEdit
-	var name, message string
-	deposit := false
-	if expr, isPkg := budgetInScope(pass, file, s); expr != "" {
-		name, deposit = expr, isPkg
-		message = "Guard the retries with " + expr
-	} else {
-		if !cfg.BudgetModule && !importsBudget(pass.Pkg) {
-			return nil
-		}
-		prefix, imp := fixutil.AddImport(pass.TypesInfo, file, BudgetPath, file.Package)
-		edits = append(edits, imp...)
-		name = fixutil.FreshName(pass.TypesInfo, file, file.Package, budgetName(s))
-		decl := fmt.Sprintf("\n\n// %s limits the retries to %s to a share of its requests.\nvar %s = %s.New()", name, depLabel(s), name, prefix)
-		end := file.Name.End()
-		for _, d := range file.Decls {
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-				end = gd.End()
-			}
-		}
-		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(decl)})
-		deposit = true
-		message = "Guard the retries with a new retry budget " + name
+	loopIndent := fixutil.Indent(f.pass, file, loopStart)
+	before := ref.expr + ".OnRequest()\n" + loopIndent
+	if plan.newLabel {
+		before += plan.label + ":\n" + loopIndent
 	}
-	if deposit {
-		edits = append(edits, analysis.TextEdit{Pos: loopStart, End: loopStart, NewText: []byte(name + ".OnRequest()\n" + loopIndent)})
-	}
-	guard := fmt.Sprintf("if !%s.TryRetry() {\n%s\t%s\n%s}", name, indent, ret, indent)
-	if lf.Meet.After {
-		guard = "\n" + indent + guard
-	} else {
-		guard += "\n" + indent
-	}
-	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(guard)})
-	return &analysis.SuggestedFix{Message: message, TextEdits: edits}
-}
-
-// refusal returns the statement that ends the retrying when the budget
-// refuses: a return of the failure's error (with zero values before it),
-// or a bare return when the function returns nothing.
-func refusal(pass *analysis.Pass, file *ast.File, s *retrysite.Site, at token.Pos) string {
-	var sig *types.Signature
-	switch fn := s.Func.(type) {
-	case *ast.FuncDecl:
-		if obj, ok := pass.TypesInfo.Defs[fn.Name].(*types.Func); ok {
-			sig = obj.Type().(*types.Signature)
-		}
-	case *ast.FuncLit:
-		sig, _ = pass.TypesInfo.TypeOf(fn).(*types.Signature)
-	}
-	if sig == nil {
-		return ""
-	}
-	res := sig.Results()
-	if res.Len() == 0 {
-		return "return"
-	}
-	errVar := s.Loop.Err
-	if errVar == nil {
-		return ""
-	}
-	inScope := false
-	if scope := pass.TypesInfo.Scopes[file]; scope != nil {
-		if _, obj := scope.Innermost(at).LookupParent(errVar.Name(), at); obj == errVar {
-			inScope = true
-		}
-	}
-	if !inScope || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
-		return ""
-	}
-	parts := make([]string, 0, res.Len())
-	for i := 0; i < res.Len()-1; i++ {
-		z := fixutil.ZeroValue(res.At(i).Type(), pass.Pkg)
-		if z == "" {
-			return ""
-		}
-		parts = append(parts, z)
-	}
-	parts = append(parts, errVar.Name())
-	return "return " + strings.Join(parts, ", ")
+	edits = append(edits, analysis.TextEdit{Pos: loopStart, End: loopStart, NewText: []byte(before)})
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })
+	return &analysis.SuggestedFix{Message: ref.message, TextEdits: edits}
 }
 
 func labelOf(file *ast.File, loop ast.Node) *ast.LabeledStmt {
@@ -334,66 +299,6 @@ func labelOf(file *ast.File, loop ast.Node) *ast.LabeledStmt {
 		return found == nil && (n == nil || n.Pos() <= loop.Pos() && loop.End() <= n.End())
 	})
 	return found
-}
-
-// budgetInScope returns an expression naming a budget of the project's
-// budget package that is in scope at the loop and belongs to the site's
-// dependency: a package variable, a local variable or parameter, or a
-// field of the method's receiver. A budget whose name contains the
-// dependency's name wins; otherwise the only budget in scope is used.
-// isBudgetPkg reports whether a deposit (OnRequest) should go with it.
-func budgetInScope(pass *analysis.Pass, file *ast.File, s *retrysite.Site) (expr string, isBudgetPkg bool) {
-	type cand struct{ expr, name string }
-	var cands []cand
-	pos := s.Node.Pos()
-	seen := map[types.Object]bool{}
-	if scope := pass.TypesInfo.Scopes[file]; scope != nil {
-		for sc := scope.Innermost(pos); sc != nil && sc != types.Universe; sc = sc.Parent() {
-			for _, name := range sc.Names() {
-				_, obj := sc.LookupParent(name, pos)
-				v, ok := obj.(*types.Var)
-				if !ok || seen[v] || !isBudget(v.Type()) {
-					continue
-				}
-				if sc != pass.Pkg.Scope() && v.Pos() > pos {
-					continue
-				}
-				seen[v] = true
-				cands = append(cands, cand{name, name})
-			}
-		}
-	}
-	if fd, ok := s.Func.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
-		recv := fd.Recv.List[0].Names[0]
-		if v, ok := pass.TypesInfo.Defs[recv].(*types.Var); ok && recv.Name != "_" {
-			t := v.Type()
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem()
-			}
-			if st, ok := t.Underlying().(*types.Struct); ok {
-				for f := range st.Fields() {
-					if isBudget(f.Type()) && (f.Exported() || f.Pkg() == pass.Pkg) {
-						cands = append(cands, cand{recv.Name + "." + f.Name(), f.Name()})
-					}
-				}
-			}
-		}
-	}
-	dep := ""
-	if len(s.Attempts) > 0 {
-		dep = strings.ToLower(s.Attempts[0].Dep.Name)
-	}
-	if dep != "" {
-		for _, c := range cands {
-			if strings.Contains(strings.ToLower(c.name), dep) {
-				return c.expr, true
-			}
-		}
-	}
-	if len(cands) == 1 {
-		return cands[0].expr, true
-	}
-	return "", false
 }
 
 // isBudget reports whether t is *budget.Budget of the project's package.
@@ -427,23 +332,6 @@ func importsBudget(pkg *types.Package) bool {
 		return false
 	}
 	return visit(pkg)
-}
-
-// budgetName names a new budget after the site's dependency.
-func budgetName(s *retrysite.Site) string {
-	if len(s.Attempts) > 0 {
-		if n := fixutil.IdentName(s.Attempts[0].Dep.Name); n != "" {
-			return n + "Budget"
-		}
-	}
-	return "retryBudget"
-}
-
-func depLabel(s *retrysite.Site) string {
-	if len(s.Attempts) > 0 && s.Attempts[0].Dep.Name != "" {
-		return s.Attempts[0].Dep.Name
-	}
-	return "this dependency"
 }
 
 // funcName names the function a site is in: F, T.M, or "a function

@@ -1,21 +1,93 @@
 package fixedattempts_test
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/internal/rltest"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
+	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix")
 }
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew")
+	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix")
 	rltest.GoldenCompiles(t, dir)
+}
+
+// TestFixesBehave runs the fixed shapes against a fake dependency: a
+// refused retry returns what the loop returns after its last attempt, the
+// attempts stay near 1 + the budget's ratio, every body is closed, and a
+// healthy dependency sees no change.
+func TestFixesBehave(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	for _, pkg := range []string{"shapes", "perdep", "libfix"} {
+		t.Run(pkg, func(t *testing.T) {
+			rltest.Behave(t, dir, pkg, filepath.Join(analysistest.TestData(), "behave", pkg+".go"))
+		})
+	}
+}
+
+// TestFixesShareNoBudget checks the fix contract on the code as the fixes
+// leave it: sharedbudget reports nothing it did not report before (no fix
+// makes two dependencies share a budget), and fixedattempts reports only
+// the sites that had no fix (a fixed site is budgeted on every path).
+func TestFixesShareNoBudget(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	fixed := rltest.FixedTree(t, dir)
+	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix"}
+	key := func(d rltest.Diag) string { return strings.SplitN(d.Posn, ":", 2)[0] + ": " + d.Message }
+	before := map[string]int{}
+	for _, d := range rltest.Diagnostics(t, dir, sharedbudget.Analyzer, pkgs...) {
+		before[key(d)]++
+	}
+	for _, d := range rltest.Diagnostics(t, fixed, sharedbudget.Analyzer, pkgs...) {
+		if before[key(d)] == 0 {
+			t.Errorf("after the fixes, sharedbudget: %s", d)
+			continue
+		}
+		before[key(d)]--
+	}
+	unfixed := map[string]int{}
+	n := 0
+	for _, d := range rltest.Diagnostics(t, dir, fixedattempts.Analyzer, pkgs...) {
+		if !d.Fix {
+			unfixed[key(d)]++
+		} else {
+			n++
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d diagnostics with a fix: the test checks too little", n)
+	}
+	for _, d := range rltest.Diagnostics(t, fixed, fixedattempts.Analyzer, pkgs...) {
+		if unfixed[key(d)] == 0 {
+			t.Errorf("after the fixes, fixedattempts still reports: %s", d)
+			continue
+		}
+		unfixed[key(d)]--
+	}
+}
+
+// TestNoFix checks that the loops no fix can keep the behaviour of, or
+// name the budget of, are reported without one.
+func TestNoFix(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	diags := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "nofix", "nofixdeps", "libnofix")
+	if len(diags) != 11 {
+		t.Errorf("%d diagnostics, want the 11 retry sites of nofix, nofixdeps and libnofix", len(diags))
+	}
+	for _, d := range diags {
+		if d.Fix {
+			t.Errorf("%s: offers a fix", d)
+		}
+	}
 }

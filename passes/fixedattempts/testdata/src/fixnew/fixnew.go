@@ -38,8 +38,8 @@ func get(c *http.Client) (*http.Response, error) {
 	return nil, http.ErrHandlerTimeout
 }
 
-// A generic retry: the failure path returns the type parameter's zero
-// value, *new(T), not nil.
+// A generic retry helper: it gets a budget parameter that each caller
+// fills (it has none here).
 func retryValue[T any](ctx context.Context, op func(context.Context) (T, error)) (T, error) {
 	for tries := 1; ; tries++ { // want `up to 4 attempts`
 		v, err := op(ctx)
@@ -50,5 +50,21 @@ func retryValue[T any](ctx context.Context, op func(context.Context) (T, error))
 			return v, err
 		}
 		time.Sleep(time.Second)
+	}
+}
+
+// A generic loop bounded by its context: a refusal returns the type
+// parameter's zero value, *new(T), not nil.
+func postAll[T any](ctx context.Context, ledger *Ledger, decode func(int) T) (T, error) {
+	for { // want `bounded only by time`
+		n, err := ledger.Post(ctx)
+		if err == nil {
+			return decode(n), nil
+		}
+		select {
+		case <-ctx.Done():
+			return *new(T), ctx.Err()
+		case <-time.After(time.Second):
+		}
 	}
 }

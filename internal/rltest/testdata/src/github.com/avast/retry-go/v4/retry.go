@@ -23,3 +23,8 @@ func Context(ctx context.Context) Option { return nil }
 func LastErrorOnly(b bool) Option        { return nil }
 func RetryIf(f func(error) bool) Option  { return nil }
 func Unrecoverable(err error) error      { return err }
+func IsRecoverable(err error) bool       { return true }
+
+type Error []error
+
+func (e Error) Error() string { return "" }

@@ -60,6 +60,11 @@ func RetryWithData[T any](o OperationWithData[T], b BackOff) (T, error) {
 }
 func Permanent(err error) error { return err }
 
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }
+
 type Ticker struct{ C <-chan time.Time }
 
 func NewTicker(b BackOff) *Ticker { return nil }

@@ -1,0 +1,904 @@
+package fixedattempts
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retrysite"
+)
+
+// The budgets of the fixes: one per dependency, always. A fix uses a
+// budget already in scope only when it belongs to the site's dependency: a
+// budget parameter of the function, or a package-level variable or a field
+// of the receiver named after the dependency that guards no other
+// dependency's retries. Otherwise it adds one, named after the dependency
+// and shared by every fix of the package that retries the same dependency
+// (the same declaration, in the same file, so that the fixes add it
+// once): a package-level budget for a client, a package, a host; a
+// registry keyed by the field when the dependency is the string in a field
+// (a base URL), since each value of the field is another dependency. A
+// retry helper, whose operation is each caller's, gets a budget parameter
+// that each caller fills with its own dependency's budget, when every
+// caller is in the package; otherwise it gets no fix.
+
+// fixer holds what the fixes of one package share.
+type fixer struct {
+	pass      *analysis.Pass
+	cfg       *Config
+	sites     []*retrysite.Site
+	canImport bool
+	// guards maps the budgets that guard sites now to the dependencies
+	// of those sites; picks, the budgets in scope that unguarded sites
+	// would take to theirs.
+	guards, picks map[types.Object]map[string]bool
+	news          map[string]*newBudget // by dependency key
+	needs         []*need
+	defs          map[token.Pos]types.Object // the variables of the package, by position
+	helpers       map[*retrysite.Site]*helperFix
+}
+
+// need is a place where a fix names the budget of a dependency: a loop,
+// or a call of a retry helper that gets a budget parameter.
+type need struct {
+	pos  token.Pos
+	file *ast.File
+	fn   ast.Node
+	dep  retrysite.Dep
+	sel  *ast.SelectorExpr // a string field that names the dependency (a base URL)
+	use  *scopedBudget     // a budget in scope that belongs to the dependency
+}
+
+// scopedBudget is a budget in scope at a need.
+type scopedBudget struct {
+	expr  string
+	obj   types.Object
+	name  string
+	param bool
+}
+
+// newBudget is a budget a fix declares.
+type newBudget struct {
+	key      string
+	dep      retrysite.Dep
+	name     string
+	registry bool
+	sel      *ast.SelectorExpr // registry: the field of the first need
+	file     *ast.File
+	uses     []*need
+}
+
+// budgetRef is how a fix refers to the budget of a site.
+type budgetRef struct {
+	expr    string // the budget: s.inventoryBudget, inventoryBudget, hostBudgets.For(c.baseURL)
+	edits   []analysis.TextEdit
+	message string
+}
+
+func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable func(*retrysite.Site) bool) *fixer {
+	f := &fixer{
+		pass: pass, cfg: cfg, sites: sites,
+		canImport: cfg.BudgetModule || importsBudget(pass.Pkg),
+		guards:    map[types.Object]map[string]bool{},
+		picks:     map[types.Object]map[string]bool{},
+		news:      map[string]*newBudget{},
+		helpers:   map[*retrysite.Site]*helperFix{},
+		defs:      map[token.Pos]types.Object{},
+	}
+	for id, o := range pass.TypesInfo.Defs {
+		if o != nil {
+			f.defs[id.Pos()] = o
+		}
+	}
+	for _, s := range sites {
+		if s.Guard == nil {
+			continue
+		}
+		var budgets []ast.Expr
+		if s.Guard.Budget != nil {
+			budgets = append(budgets, s.Guard.Budget)
+		}
+		if s.Loop != nil {
+			for _, g := range s.Loop.Guards {
+				if g.Budget != nil {
+					budgets = append(budgets, g.Budget)
+				}
+			}
+		}
+		for _, b := range budgets {
+			if o := budgetObj(pass, b); o != nil {
+				for _, at := range s.Attempts {
+					addKey(f.guards, o, f.normDep(at.Call, at.Dep).Key)
+				}
+			}
+		}
+	}
+	for _, s := range sites {
+		if !fixable(s) || len(s.Attempts) == 0 {
+			continue
+		}
+		file := fixutil.FileOf(pass, s.Pos)
+		if file == nil {
+			continue
+		}
+		if s.Kind == retrysite.Library {
+			if n := f.libraryNeed(file, s); n != nil {
+				f.needs = append(f.needs, n)
+			}
+			continue
+		}
+		if s.Kind != retrysite.Loop {
+			continue
+		}
+		if h := f.helperOf(file, s); h != nil {
+			f.helpers[s] = h
+			f.needs = append(f.needs, h.needs...)
+			continue
+		}
+		if n := f.needAt(file, s.Node.Pos(), s.Func, s.Attempts[0].Call, f.loopDep(s)); n != nil {
+			f.needs = append(f.needs, n)
+		}
+	}
+	for _, n := range f.needs {
+		for _, c := range f.matching(n) {
+			addKey(f.picks, c.obj, n.dep.Key)
+		}
+	}
+	for _, n := range f.needs {
+		n.use = f.inScope(n)
+		if n.use == nil && f.canImport {
+			f.plan(n)
+		}
+	}
+	f.name()
+	return f
+}
+
+func addKey(m map[types.Object]map[string]bool, o types.Object, key string) {
+	if m[o] == nil {
+		m[o] = map[string]bool{}
+	}
+	m[o][key] = true
+}
+
+// budgetObj returns the variable or field a budget expression names.
+func budgetObj(pass *analysis.Pass, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return pass.TypesInfo.Uses[x]
+	case *ast.SelectorExpr:
+		if sel, ok := pass.TypesInfo.Selections[x]; ok {
+			return sel.Obj()
+		}
+		return pass.TypesInfo.Uses[x.Sel]
+	}
+	return nil
+}
+
+// loopDep returns the dependency of a loop's attempts; a failover's,
+// whose attempts target each element of a list in turn, is named after
+// the list.
+func (f *fixer) loopDep(s *retrysite.Site) retrysite.Dep {
+	dep := s.Attempts[0].Dep
+	r, ok := s.Node.(*ast.RangeStmt)
+	if !ok || r.Value == nil {
+		return dep
+	}
+	v, ok := r.Value.(*ast.Ident)
+	if !ok || dep.Key != fmt.Sprintf("var:%s@%d", v.Name, v.Pos()) {
+		return dep
+	}
+	switch x := ast.Unparen(r.X).(type) {
+	case *ast.Ident:
+		dep.Name = x.Name
+	case *ast.SelectorExpr:
+		dep.Name = x.Sel.Name
+	}
+	return dep
+}
+
+// transports are packages whose functions reach whatever address they
+// are given: their package, or a client of theirs, names no dependency.
+var transports = map[string]bool{
+	"net": true, "net/http": true, "net/rpc": true, "net/smtp": true, "database/sql": true,
+	"os/exec": true, "google.golang.org/grpc": true, "github.com/hashicorp/go-retryablehttp": true,
+	"github.com/go-resty/resty/v2": true, "resty.dev/v3": true,
+}
+
+// normDep returns the dependency of an attempt as the fixes key it, or the
+// unknown Dep when no budget can be named after it (as sharedbudget tells
+// dependencies apart, so that what the fixes add it finds unshared):
+//   - a function of the package itself, of a transport (net/http,
+//     database/sql) or of an errors package reaches an unknown dependency;
+//   - an HTTP request reaches its URL's host (a constant, or the string in
+//     a field or variable), not its client, which reaches every host;
+//   - a parameter or receiver of a concrete type of the package is keyed
+//     by its type and named after it, since every function handed a client
+//     of one type reaches the same kind of dependency (as fields of one
+//     type do);
+//   - other variables, fields and hosts are keyed as the shared analysis
+//     keys them.
+func (f *fixer) normDep(call *ast.CallExpr, dep retrysite.Dep) retrysite.Dep {
+	if rest, ok := strings.CutPrefix(dep.Key, "pkg:"); ok {
+		base := rest[strings.LastIndexByte(rest, '/')+1:]
+		if rest == f.pass.Pkg.Path() || transports[rest] || base == "errors" || base == "xerrors" || strings.Contains(base, "multierr") {
+			return retrysite.Dep{}
+		}
+		return dep
+	}
+	if call != nil && isHTTPSend(callee(f.pass, call)) {
+		switch {
+		case strings.HasPrefix(dep.Key, "host:"):
+			return dep
+		case strings.HasPrefix(dep.Key, "field:"), strings.HasPrefix(dep.Key, "var:"):
+			if f.stringDep(call, dep) {
+				return dep
+			}
+		}
+		return retrysite.Dep{}
+	}
+	rest, ok := strings.CutPrefix(dep.Key, "var:")
+	if !ok {
+		return dep
+	}
+	_, at, ok := strings.Cut(rest, "@")
+	if !ok {
+		return dep
+	}
+	var pos int
+	if _, err := fmt.Sscan(at, &pos); err != nil {
+		return dep
+	}
+	v, ok := f.defs[token.Pos(pos)].(*types.Var)
+	if !ok || v.Kind() != types.ParamVar && v.Kind() != types.RecvVar {
+		return dep
+	}
+	t := v.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, named := types.Unalias(t).(*types.Named)
+	if !named || n.Obj().Pkg() != f.pass.Pkg || types.IsInterface(n) {
+		return dep // an interface stands for whatever implements it
+	}
+	return retrysite.Dep{Key: "type:" + types.TypeString(v.Type(), nil), Name: n.Obj().Name()}
+}
+
+// isHTTPSend reports whether fn sends an HTTP request with a client.
+func isHTTPSend(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if p := fn.Pkg().Path(); p != "net/http" && !strings.HasSuffix(p, "/go-retryablehttp") {
+		return false
+	}
+	switch fn.Name() {
+	case "Do", "Get", "Head", "Post", "PostForm", "RoundTrip":
+		return true
+	}
+	return false
+}
+
+// stringDep reports whether the dependency of an HTTP request is a
+// string (the URL's field or variable), not the client that sends it.
+func (f *fixer) stringDep(call *ast.CallExpr, dep retrysite.Dep) bool {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if d := retrysite.OperationDep(f.pass, sel); d.Key == dep.Key {
+			return false // the client itself
+		}
+	}
+	found := false
+	check := func(o types.Object) {
+		if v, ok := o.(*types.Var); ok && v.Name() == dep.Name {
+			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+				found = true
+			}
+		}
+	}
+	for id, o := range f.pass.TypesInfo.Uses {
+		if id.Name == dep.Name && !found {
+			check(o)
+		}
+	}
+	return found
+}
+
+// needAt returns the need of a fix that guards retries to dep (the
+// dependency of call) at pos, or nil when the dependency is unknown.
+func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr, dep retrysite.Dep) *need {
+	dep = f.normDep(call, dep)
+	if dep.Key == "" || fixutil.IdentName(dep.Name) == "" {
+		return nil
+	}
+	n := &need{pos: pos, file: file, fn: fn, dep: dep}
+	if strings.HasPrefix(dep.Key, "field:") {
+		n.sel = f.stringField(fn, dep)
+	}
+	return n
+}
+
+// stringField returns, when dep is a string field (a base URL or host),
+// a selection of it in fn rooted at the receiver or a parameter.
+func (f *fixer) stringField(fn ast.Node, dep retrysite.Dep) *ast.SelectorExpr {
+	var found *ast.SelectorExpr
+	params := paramObjs(f.pass, fn)
+	ast.Inspect(fn, func(n ast.Node) bool {
+		x, ok := n.(*ast.SelectorExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		sel, ok := f.pass.TypesInfo.Selections[x]
+		if !ok || sel.Kind() != types.FieldVal || x.Sel.Name != dep.Name {
+			return true
+		}
+		if b, ok := sel.Obj().Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+			return true
+		}
+		owner := sel.Recv()
+		if p, ok := owner.(*types.Pointer); ok {
+			owner = p.Elem()
+		}
+		if "field:"+types.TypeString(owner, nil)+"."+x.Sel.Name != dep.Key {
+			return true
+		}
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && params[f.pass.TypesInfo.Uses[id]] {
+			found = x
+		}
+		return true
+	})
+	return found
+}
+
+// paramObjs returns the receiver and parameters of a function.
+func paramObjs(pass *analysis.Pass, fn ast.Node) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	var lists []*ast.FieldList
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		lists = append(lists, fn.Recv, fn.Type.Params)
+	case *ast.FuncLit:
+		lists = append(lists, fn.Type.Params)
+	}
+	for _, l := range lists {
+		if l == nil {
+			continue
+		}
+		for _, fld := range l.List {
+			for _, id := range fld.Names {
+				if o := pass.TypesInfo.Defs[id]; o != nil {
+					out[o] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// candidates returns the budgets in scope at a need: the function's budget
+// parameters, package-level budgets and budget fields of the receiver.
+func (f *fixer) candidates(n *need) []scopedBudget {
+	var out []scopedBudget
+	scope := f.pass.TypesInfo.Scopes[n.file]
+	if scope == nil {
+		return nil
+	}
+	params := paramObjs(f.pass, n.fn)
+	seen := map[types.Object]bool{}
+	for sc := scope.Innermost(n.pos); sc != nil && sc != types.Universe; sc = sc.Parent() {
+		for _, name := range sc.Names() {
+			_, obj := sc.LookupParent(name, n.pos)
+			v, ok := obj.(*types.Var)
+			if !ok || seen[v] || !isBudget(v.Type()) {
+				continue
+			}
+			seen[v] = true
+			switch {
+			case params[v]:
+				out = append(out, scopedBudget{expr: name, obj: v, name: name, param: true})
+			case v.Parent() == f.pass.Pkg.Scope():
+				out = append(out, scopedBudget{expr: name, obj: v, name: name})
+			}
+		}
+	}
+	if fd, ok := n.fn.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		recv := fd.Recv.List[0].Names[0]
+		if v, ok := f.pass.TypesInfo.Defs[recv].(*types.Var); ok && recv.Name != "_" {
+			t := v.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if st, ok := t.Underlying().(*types.Struct); ok {
+				for fld := range st.Fields() {
+					if isBudget(fld.Type()) && (fld.Exported() || fld.Pkg() == f.pass.Pkg) {
+						out = append(out, scopedBudget{expr: recv.Name + "." + fld.Name(), obj: fld, name: fld.Name()})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// matching returns the package-level and field budgets in scope named
+// after the need's dependency.
+func (f *fixer) matching(n *need) []scopedBudget {
+	var out []scopedBudget
+	for _, c := range f.candidates(n) {
+		if !c.param && namedAfter(c.name, n.dep) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// inScope returns the budget in scope that belongs to the need's
+// dependency: the function's only budget parameter, or a budget named
+// after the dependency that guards, and would guard, no other one.
+func (f *fixer) inScope(n *need) *scopedBudget {
+	var params []scopedBudget
+	for _, c := range f.candidates(n) {
+		if c.param {
+			params = append(params, c)
+		}
+	}
+	if len(params) == 1 {
+		return &params[0]
+	}
+	for _, c := range f.matching(n) {
+		if onlyKey(f.guards[c.obj], n.dep.Key) && onlyKey(f.picks[c.obj], n.dep.Key) {
+			c := c
+			return &c
+		}
+	}
+	return nil
+}
+
+func onlyKey(keys map[string]bool, key string) bool {
+	for k := range keys {
+		if k != key {
+			return false
+		}
+	}
+	return true
+}
+
+// namedAfter reports whether a budget's name names the dependency: the
+// dependency's name followed by Budget (or Budgets), alone or after a
+// qualifier (serviceInventoryBudget).
+func namedAfter(name string, dep retrysite.Dep) bool {
+	d := normName(fixutil.IdentName(dep.Name))
+	if d == "" {
+		return false
+	}
+	n := normName(name)
+	for _, suffix := range []string{"budget", "budgets", "retrybudget"} {
+		if strings.HasSuffix(n, d+suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// plan records that a need gets a new budget of its dependency.
+func (f *fixer) plan(n *need) {
+	nb := f.news[n.dep.Key]
+	if nb == nil {
+		nb = &newBudget{key: n.dep.Key, dep: n.dep, registry: n.sel != nil, sel: n.sel}
+		f.news[n.dep.Key] = nb
+	}
+	if nb.registry && n.sel == nil {
+		return // the field is not in reach here: no fix
+	}
+	nb.uses = append(nb.uses, n)
+}
+
+// name gives each new budget its name and its file: the name of its
+// dependency, qualified when two dependencies would share one, free
+// wherever the fixes refer to it; the file of its first use outside the
+// tests.
+func (f *fixer) name() {
+	keys := make([]string, 0, len(f.news))
+	for k, nb := range f.news {
+		if len(nb.uses) == 0 {
+			delete(f.news, k)
+			continue
+		}
+		sort.Slice(nb.uses, func(i, j int) bool {
+			a, b := f.pass.Fset.Position(nb.uses[i].pos), f.pass.Fset.Position(nb.uses[j].pos)
+			if a.Filename != b.Filename {
+				return a.Filename < b.Filename
+			}
+			return a.Offset < b.Offset
+		})
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	suffix := func(nb *newBudget) string {
+		if nb.registry {
+			return "Budgets"
+		}
+		return "Budget"
+	}
+	byName := map[string][]string{}
+	for _, k := range keys {
+		nb := f.news[k]
+		nb.name = fixutil.IdentName(nb.dep.Name) + suffix(nb)
+		byName[nb.name] = append(byName[nb.name], k)
+	}
+	for _, ks := range byName {
+		if len(ks) < 2 {
+			continue
+		}
+		for _, k := range ks {
+			nb := f.news[k]
+			if q := f.qualifier(nb); q != "" {
+				nb.name = q + upperFirst(fixutil.IdentName(nb.dep.Name)) + suffix(nb)
+			}
+		}
+	}
+	taken := map[string]bool{}
+	for _, k := range keys {
+		nb := f.news[k]
+		if taken[nb.name] || !f.free(nb.name, nb.uses) {
+			// Taken by something else: qualified, then numbered.
+			if q := f.qualifier(nb); q != "" && !strings.HasPrefix(nb.name, q) {
+				nb.name = q + upperFirst(nb.name)
+			}
+		}
+		base := nb.name
+		for i := 2; taken[nb.name] || !f.free(nb.name, nb.uses); i++ {
+			nb.name = fmt.Sprintf("%s%d", base, i)
+		}
+		taken[nb.name] = true
+		nb.file = nb.uses[0].file
+		for _, u := range nb.uses {
+			if !isTestFile(f.pass, u.file) {
+				nb.file = u.file
+				break
+			}
+		}
+	}
+}
+
+// qualifier tells apart two dependencies of one name: the type that owns
+// a field, the function that declares a variable.
+func (f *fixer) qualifier(nb *newBudget) string {
+	switch {
+	case strings.HasPrefix(nb.key, "field:"):
+		t := strings.TrimPrefix(nb.key, "field:")
+		t = t[:strings.LastIndexByte(t, '.')]
+		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
+	case strings.HasPrefix(nb.key, "type:"):
+		t := strings.TrimLeft(strings.TrimPrefix(nb.key, "type:"), "*")
+		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
+	case strings.HasPrefix(nb.key, "pkg:"):
+		p := strings.TrimPrefix(nb.key, "pkg:")
+		if i := strings.LastIndexByte(p, '/'); i > 0 {
+			p = p[:i]
+			return fixutil.IdentName(p[strings.LastIndexByte(p, '/')+1:])
+		}
+	}
+	return ""
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// free reports whether a new package-level name clashes with nothing: no
+// declaration of the package or import of a file, nothing in scope where
+// a fix refers to it.
+func (f *fixer) free(name string, uses []*need) bool {
+	if token.Lookup(name) != token.IDENT || f.pass.Pkg.Scope().Lookup(name) != nil {
+		return false
+	}
+	for _, file := range f.pass.Files {
+		if s := f.pass.TypesInfo.Scopes[file]; s != nil && s.Lookup(name) != nil {
+			return false
+		}
+	}
+	for _, u := range uses {
+		if s := f.pass.TypesInfo.Scopes[u.file]; s != nil {
+			if _, obj := s.Innermost(u.pos).LookupParent(name, u.pos); obj != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isTestFile(pass *analysis.Pass, file *ast.File) bool {
+	tf := pass.Fset.File(file.Package)
+	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
+}
+
+// ref returns how a fix at a need refers to its budget, with the edits
+// that declare it; ok is false when the need gets no fix.
+func (f *fixer) ref(n *need) (budgetRef, bool) {
+	if n.use != nil {
+		return budgetRef{expr: n.use.expr, message: "Guard the retries with " + n.use.expr}, true
+	}
+	nb := f.news[n.dep.Key]
+	if nb == nil || !containsNeed(nb.uses, n) {
+		return budgetRef{}, false
+	}
+	prefix, edits := addImport(f.pass, nb.file, BudgetPath)
+	end := nb.file.Name.End()
+	for _, d := range nb.file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			end = gd.End()
+		}
+	}
+	var decl string
+	if nb.registry {
+		decl = fmt.Sprintf("\n\n// %s holds one retry budget per %s: each value is a dependency of its own.\nvar %s = %s.NewRegistry()", nb.name, nb.dep.Name, nb.name, prefix)
+	} else {
+		decl = fmt.Sprintf("\n\n// %s limits the retries to %s to a share of its requests.\nvar %s = %s.New()", nb.name, nb.dep.Name, nb.name, prefix)
+	}
+	edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(decl)})
+	r := budgetRef{expr: nb.name, edits: edits, message: "Guard the retries with a new retry budget " + nb.name}
+	if nb.registry {
+		r.expr = nb.name + ".For(" + render(f.pass, n.sel) + ")"
+		r.message = "Guard the retries with the budget of " + render(f.pass, n.sel) + " in a new registry " + nb.name
+	}
+	return r, true
+}
+
+func containsNeed(list []*need, n *need) bool {
+	for _, u := range list {
+		if u == n {
+			return true
+		}
+	}
+	return false
+}
+
+// render returns the source text of an expression.
+func render(pass *analysis.Pass, e ast.Expr) string {
+	return types.ExprString(e)
+}
+
+// addImport is fixutil.AddImport for a package outside the standard
+// library: added to an import block of standard packages only, it starts
+// a group of its own, as goimports would place it.
+func addImport(pass *analysis.Pass, file *ast.File, path string) (string, []analysis.TextEdit) {
+	name, edits := fixutil.AddImport(pass.TypesInfo, file, path, file.Package)
+	if len(edits) != 1 || !strings.HasPrefix(string(edits[0].NewText), "\t") {
+		return name, edits
+	}
+	for _, spec := range file.Imports {
+		if p := strings.Trim(spec.Path.Value, "`\""); strings.Contains(strings.Split(p, "/")[0], ".") {
+			return name, edits // a group of such imports exists: gofmt sorts it in
+		}
+	}
+	edits[0].NewText = append([]byte("\n"), edits[0].NewText...)
+	return name, edits
+}
+
+// helperFix is the budget parameter a retry helper gets, and what each of
+// its callers passes.
+type helperFix struct {
+	decl  *ast.FuncDecl
+	param string
+	calls []*ast.CallExpr
+	needs []*need // one per call, in the order of calls
+}
+
+// helperOf returns the fix of a loop that retries a call of a function
+// parameter of its function (a retry helper), or nil when the loop is no
+// helper's. A helper gets a fix only when it is unexported, every use of
+// it in the package is a call whose operation's dependency is known, no
+// interface of the package names it (a method), and no test file of its
+// directory that this pass does not see mentions it.
+func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
+	id, ok := ast.Unparen(s.Loop.Attempt.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	fd, ok := s.Func.(*ast.FuncDecl)
+	params := paramObjs(f.pass, s.Func)
+	op := f.pass.TypesInfo.Uses[id]
+	if op == nil || !params[op] {
+		return nil
+	}
+	h := &helperFix{decl: fd}
+	if !ok || fd.Name.IsExported() || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) || f.unseenTestUses(fd.Name.Name) {
+		return h // a helper, with no fix
+	}
+	obj := f.pass.TypesInfo.Defs[fd.Name]
+	calls := map[*ast.Ident]*ast.CallExpr{}
+	for _, file := range f.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				switch fun := ast.Unparen(c.Fun).(type) {
+				case *ast.Ident:
+					calls[fun] = c
+				case *ast.SelectorExpr:
+					calls[fun.Sel] = c
+				case *ast.IndexExpr:
+					if x, ok := ast.Unparen(fun.X).(*ast.Ident); ok {
+						calls[x] = c
+					}
+				}
+			}
+			return true
+		})
+	}
+	var uses []*ast.Ident
+	for u, o := range f.pass.TypesInfo.Uses {
+		if o == obj {
+			uses = append(uses, u)
+		}
+	}
+	sort.Slice(uses, func(i, j int) bool { return uses[i].Pos() < uses[j].Pos() })
+	for _, u := range uses {
+		c := calls[u]
+		if c == nil {
+			return h // used as a value
+		}
+		site := f.helperCall(c)
+		if site == nil {
+			return h
+		}
+		dep := retrysite.OperationDep(f.pass, site.Op)
+		var at *ast.CallExpr
+		for i, a := range site.Attempts {
+			d := f.normDep(a.Call, a.Dep)
+			if i == 0 {
+				dep, at = a.Dep, a.Call
+			}
+			if d.Key == "" || d.Key != f.normDep(at, dep).Key {
+				dep = retrysite.Dep{}
+				break
+			}
+		}
+		cf := fixutil.FileOf(f.pass, c.Pos())
+		n := f.needAt(cf, c.Pos(), site.Func, at, dep)
+		if n == nil || cf == nil {
+			return h
+		}
+		h.calls = append(h.calls, c)
+		h.needs = append(h.needs, n)
+	}
+	h.param = fixutil.FreshName(f.pass.TypesInfo, file, s.Node.Pos(), "retryBudget")
+	return h
+}
+
+// helperCall returns the site of a call of a retry helper.
+func (f *fixer) helperCall(c *ast.CallExpr) *retrysite.Site {
+	for _, s := range f.sites {
+		if s.Kind == retrysite.HelperCall && s.Node == c {
+			return s
+		}
+	}
+	return nil
+}
+
+// interfaceNames reports whether an interface type of the package has a
+// method of the name, which a method with another signature would no
+// longer satisfy.
+func (f *fixer) interfaceNames(name string) bool {
+	found := false
+	for _, file := range f.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if it, ok := n.(*ast.InterfaceType); ok {
+				for _, m := range it.Methods.List {
+					for _, id := range m.Names {
+						if id.Name == name {
+							found = true
+						}
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// unseenTestUses reports whether a test file of the package's directory
+// that this pass does not analyze mentions name: a caller the fix would
+// not update.
+func (f *fixer) unseenTestUses(name string) bool {
+	if len(f.pass.Files) == 0 {
+		return false
+	}
+	seen := map[string]bool{}
+	var dir string
+	for _, file := range f.pass.Files {
+		if tf := f.pass.Fset.File(file.Package); tf != nil {
+			seen[tf.Name()] = true
+			dir = filepath.Dir(tf.Name())
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if !strings.HasSuffix(e.Name(), "_test.go") || seen[path] {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && bytes.Contains(data, []byte(name)) && !bytes.Contains(data, []byte("package "+f.pass.Pkg.Name()+"_test")) {
+			return true
+		}
+	}
+	return false
+}
+
+// helperEdits returns the edits that give a helper its budget parameter
+// and make each caller pass its own dependency's budget.
+func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, bool) {
+	prefix, edits := addImport(f.pass, file, BudgetPath)
+	params := h.decl.Type.Params
+	param := h.param + " *" + prefix + ".Budget"
+	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)
+	if sig == nil {
+		return nil, false
+	}
+	var at token.Pos
+	text := param
+	switch {
+	case sig.Variadic():
+		last := params.List[len(params.List)-1]
+		if len(last.Names) > 1 {
+			return nil, false
+		}
+		at, text = last.Pos(), param+", "
+	case len(params.List) > 0:
+		at, text = params.List[len(params.List)-1].End(), ", "+param
+	default:
+		at = params.Closing
+	}
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+	fixed := sig.Params().Len()
+	if sig.Variadic() {
+		fixed--
+	}
+	for i, c := range h.calls {
+		r, ok := f.ref(h.needs[i])
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, r.edits...)
+		switch {
+		case c.Ellipsis.IsValid():
+			p := c.Args[len(c.Args)-1].Pos()
+			edits = append(edits, analysis.TextEdit{Pos: p, End: p, NewText: []byte(r.expr + ", ")})
+		case sig.Variadic() && len(c.Args) > fixed:
+			p := c.Args[fixed].Pos()
+			edits = append(edits, analysis.TextEdit{Pos: p, End: p, NewText: []byte(r.expr + ", ")})
+		case len(c.Args) > 0:
+			p := c.Args[len(c.Args)-1].End()
+			edits = append(edits, analysis.TextEdit{Pos: p, End: p, NewText: []byte(", " + r.expr)})
+		default:
+			edits = append(edits, analysis.TextEdit{Pos: c.Rparen, End: c.Rparen, NewText: []byte(r.expr)})
+		}
+	}
+	return edits, true
+}

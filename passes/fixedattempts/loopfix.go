@@ -1,0 +1,1017 @@
+package fixedattempts
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retrysite"
+)
+
+// A loop's fix asks the budget once, where every failing path meets on its
+// way to the next attempt, and makes a refused retry do what the loop does
+// when its attempts run out, so that the caller sees the failure it saw
+// before the fix:
+//
+//   - when the exit that bounds the attempts (if attempt >= max { return
+//     fmt.Errorf(...) }) is on every failing path, the budget joins its
+//     condition: if attempt >= max || !b.TryRetry() { ... };
+//   - when the loop ends by its condition or its range (for i := 0; i < 3;
+//     i++), the guard breaks out of the loop, at the first meeting point
+//     after which the failing paths do nothing the code after the loop
+//     could see (they wait, log, count): what follows the loop returns
+//     what it returns after the last attempt;
+//   - otherwise (a loop bounded by nothing or by its context) the guard
+//     returns the failure: an error variable that holds it on every
+//     failing path, or, for a failure status that came with a nil error,
+//     an error naming the status; a response still held is closed first.
+//
+// When the failing paths meet only in the post statement or the condition,
+// the guard goes at the top of the body, asked from the second iteration
+// on: if attempt > 0 && !b.TryRetry() { break }.
+
+type planKind uint8
+
+const (
+	planStmt  planKind = iota + 1 // a guard statement at a meeting point
+	planMerge                     // the budget joins the condition of the exit that bounds the loop
+	planTop                       // a guard at the top of the body, from the second iteration on
+)
+
+// loopPlan is where a loop's guard goes and what a refused retry does.
+type loopPlan struct {
+	kind  planKind
+	point retrysite.Point // planStmt
+	exit  *ast.IfStmt     // planMerge
+	first string          // planTop: the condition that holds on retries only
+	// breaks: a refusal leaves the loop (break, or break label).
+	breaks   bool
+	label    string // the label a refusal breaks to ("" for a plain break)
+	newLabel bool   // the fix adds the label to the loop
+	ret      refusalReturn
+}
+
+// refusalReturn is the return statement of a refusal that does not break.
+type refusalReturn struct {
+	zeros  []string // the results before the error
+	err    string   // the error returned; "" for a function without results
+	status string   // when err is nil, it is made from this response's status
+	close  string   // a response whose body the refusal closes first
+}
+
+// loopInfo is what the planner knows of a loop.
+type loopInfo struct {
+	pass     *analysis.Pass
+	file     *ast.File
+	s        *retrysite.Site
+	body     *ast.BlockStmt
+	fnBody   *ast.BlockStmt
+	label    string // the loop's own label
+	counters map[types.Object]bool
+	outside  map[types.Object]bool // variables used outside the loop (or named results)
+}
+
+// planLoop decides a loop's fix, or returns nil when none keeps its
+// behaviour.
+func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan {
+	lf := s.Loop
+	if lf == nil || s.Body == nil {
+		return nil
+	}
+	li := &loopInfo{pass: pass, file: file, s: s, body: s.Body, fnBody: astx.FuncBody(s.Func)}
+	if li.fnBody == nil {
+		return nil
+	}
+	if ls := labelOf(file, s.Node); ls != nil {
+		li.label = ls.Label.Name
+	}
+	li.counters = li.advanced()
+	li.outside = li.usedOutside()
+	lf = li.afterAttempt(lf)
+
+	// The exit that bounds the attempts, when every failing path tests it.
+	for _, mp := range lf.Meets {
+		if ifs, ok := mp.Stmt.(*ast.IfStmt); ok && !mp.After && li.boundExit(ifs) {
+			return &loopPlan{kind: planMerge, exit: ifs}
+		}
+	}
+	ends := li.endsByBound()
+	if ends {
+		for _, mp := range li.straightOn(lf.Meets) {
+			rest, nested, ok := li.restAfter(mp)
+			if !ok || !li.harmless(rest) {
+				continue
+			}
+			p := &loopPlan{kind: planStmt, point: mp, breaks: true}
+			if nested {
+				p.label, p.newLabel = li.label, li.label == ""
+			}
+			return p
+		}
+	}
+	// A refusal that returns the failure, before the backoff.
+	cands := li.returnCandidates(lf.Meets)
+	for _, mp := range cands {
+		if r, ok := li.refusalAt(mp); ok {
+			return &loopPlan{kind: planStmt, point: mp.Point, ret: r}
+		}
+	}
+	// The top of the next iteration.
+	if !lf.Next.OnlyFailures {
+		return nil
+	}
+	first := li.retryTest()
+	if first == "" {
+		return nil
+	}
+	if ends {
+		return &loopPlan{kind: planTop, first: first, breaks: true}
+	}
+	if lf.Next.Err == nil || !li.declaredOutside(lf.Next.Err) {
+		return nil
+	}
+	if r, ok := li.returnOf(lf.Next.Err.Name()); ok {
+		return &loopPlan{kind: planTop, first: first, ret: r}
+	}
+	return nil
+}
+
+// straightOn returns the meeting points with, after each, the points
+// after the simple statements that follow it in its list (assignments,
+// calls): every failing path passes those too, and a guard there sees
+// what they did (lastErr = err, as the last statement of the body).
+func (li *loopInfo) straightOn(meets []retrysite.MeetPoint) []retrysite.Point {
+	var out []retrysite.Point
+	seen := map[retrysite.Point]bool{}
+	add := func(p retrysite.Point) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, mp := range meets {
+		add(mp.Point)
+		list, i := li.listOf(mp.Stmt)
+		if list == nil {
+			continue
+		}
+		if mp.After {
+			i++
+		}
+		for ; i < len(list) && simple(list[i]); i++ {
+			add(retrysite.Point{Stmt: list[i], After: true})
+		}
+	}
+	return out
+}
+
+// listOf returns the statement list of the body that holds st, and its
+// index there.
+func (li *loopInfo) listOf(st ast.Stmt) ([]ast.Stmt, int) {
+	var list []ast.Stmt
+	idx := -1
+	var find func([]ast.Stmt)
+	find = func(l []ast.Stmt) {
+		for i, x := range l {
+			if x == st {
+				list, idx = l, i
+				return
+			}
+			if x.Pos() <= st.Pos() && st.End() <= x.End() {
+				for _, sub := range childLists(x) {
+					find(sub)
+				}
+				return
+			}
+		}
+	}
+	find(li.body.List)
+	return list, idx
+}
+
+// simple reports whether a statement runs on to the next one.
+func simple(st ast.Stmt) bool {
+	switch s := st.(type) {
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt, *ast.EmptyStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "panic" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// afterAttempt returns the loop's facts with only the meeting points
+// after the attempt: a statement of the body before the attempt is passed
+// on the first iteration too, before any failure, where a guard would ask
+// the budget for the first attempt.
+func (li *loopInfo) afterAttempt(lf *retrysite.LoopFacts) *retrysite.LoopFacts {
+	out := *lf
+	out.Meets = nil
+	for _, mp := range lf.Meets {
+		at := mp.Stmt.Pos()
+		if mp.After {
+			at = mp.Stmt.End()
+		}
+		if at >= lf.Attempt.End() {
+			out.Meets = append(out.Meets, mp)
+		}
+	}
+	return &out
+}
+
+// returnCandidates orders the meeting points for a refusal that returns:
+// from the first wait (the backoff) on, else from the last point back.
+func (li *loopInfo) returnCandidates(meets []retrysite.MeetPoint) []retrysite.MeetPoint {
+	for i, mp := range meets {
+		if li.beforeWait(mp.Point) {
+			return meets[i:]
+		}
+	}
+	out := make([]retrysite.MeetPoint, 0, len(meets))
+	for i := len(meets) - 1; i >= 0; i-- {
+		out = append(out, meets[i])
+	}
+	return out
+}
+
+// beforeWait reports whether a point is just before a wait: before the
+// statement, or after the one before it.
+func (li *loopInfo) beforeWait(p retrysite.Point) bool {
+	if !p.After {
+		return li.isWait(p.Stmt)
+	}
+	list, i := li.listOf(p.Stmt)
+	return list != nil && i+1 < len(list) && li.isWait(list[i+1])
+}
+
+// refusalAt returns the refusal of a guard at a meeting point: a return of
+// an error that holds the failure there on every failing path.
+func (li *loopInfo) refusalAt(mp retrysite.MeetPoint) (refusalReturn, bool) {
+	at := mp.Stmt.Pos()
+	if mp.After {
+		at = mp.Stmt.End()
+	}
+	var r refusalReturn
+	var ok bool
+	switch {
+	case mp.Err != nil && li.inScope(mp.Err, at):
+		r, ok = li.returnOf(mp.Err.Name())
+	case mp.NilOnStatus != nil && li.inScope(mp.NilOnStatus, at) && li.httpResponse(at):
+		r, ok = li.returnOf(mp.NilOnStatus.Name())
+		r.status = li.s.Loop.Resp.Name()
+	}
+	if !ok || r.err == "" {
+		return r, false
+	}
+	if mp.Status && li.httpResponse(at) && !li.closedBefore(mp.Point) {
+		r.close = li.s.Loop.Resp.Name()
+	}
+	return r, true
+}
+
+// httpResponse reports whether the loop's response is an *http.Response
+// in scope at pos (it has a Status and a Body).
+func (li *loopInfo) httpResponse(pos token.Pos) bool {
+	resp := li.s.Loop.Resp
+	if resp == nil || !li.inScope(resp, pos) {
+		return false
+	}
+	p, ok := resp.Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Name() == "Response" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http"
+}
+
+// closedBefore reports whether a statement on every failing path before
+// the point closes the response's body.
+func (li *loopInfo) closedBefore(p retrysite.Point) bool {
+	resp := li.s.Loop.Resp
+	for _, mp := range li.s.Loop.Meets {
+		if mp.Point == p {
+			break
+		}
+		es, ok := mp.Stmt.(*ast.ExprStmt)
+		if mp.After || !ok {
+			continue
+		}
+		if c, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && li.closesBody(c, resp) {
+			return true
+		}
+	}
+	return false
+}
+
+// closesBody reports whether c is resp.Body.Close().
+func (li *loopInfo) closesBody(c *ast.CallExpr, resp types.Object) bool {
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Close" {
+		return false
+	}
+	body, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok || body.Sel.Name != "Body" {
+		return false
+	}
+	id, ok := ast.Unparen(body.X).(*ast.Ident)
+	return ok && li.pass.TypesInfo.Uses[id] == resp
+}
+
+// returnOf returns the refusal that returns the error named err, with the
+// zero values of the other results; ok is false when the function's last
+// result is not an error or a zero value cannot be written.
+func (li *loopInfo) returnOf(err string) (refusalReturn, bool) {
+	sig := funcSig(li.pass, li.s.Func)
+	if sig == nil {
+		return refusalReturn{}, false
+	}
+	res := sig.Results()
+	if res.Len() == 0 || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return refusalReturn{}, false
+	}
+	r := refusalReturn{err: err}
+	for i := 0; i < res.Len()-1; i++ {
+		z := fixutil.ZeroValue(res.At(i).Type(), li.pass.Pkg)
+		if z == "" {
+			return refusalReturn{}, false
+		}
+		r.zeros = append(r.zeros, z)
+	}
+	return r, true
+}
+
+// funcSig returns the signature of a function declaration or literal.
+func funcSig(pass *analysis.Pass, fn ast.Node) *types.Signature {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := pass.TypesInfo.Defs[fn.Name].(*types.Func); ok {
+			return obj.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ := pass.TypesInfo.TypeOf(fn).(*types.Signature)
+		return sig
+	}
+	return nil
+}
+
+// inScope reports whether obj is what its name denotes at pos.
+func (li *loopInfo) inScope(obj types.Object, pos token.Pos) bool {
+	scope := li.pass.TypesInfo.Scopes[li.file]
+	if scope == nil {
+		return false
+	}
+	_, found := scope.Innermost(pos).LookupParent(obj.Name(), pos)
+	return found == obj
+}
+
+// declaredOutside reports whether v is declared before the loop, outside
+// its body, and visible at the top of the body.
+func (li *loopInfo) declaredOutside(v types.Object) bool {
+	if v.Pos() >= li.s.Node.Pos() && v.Pos() < li.s.Node.End() {
+		return false
+	}
+	return li.inScope(v, li.body.Lbrace+1)
+}
+
+// advanced returns the variables the loop counts with: those its post
+// statement or its body increments, and a range's key over an integer.
+func (li *loopInfo) advanced() map[types.Object]bool {
+	out := map[types.Object]bool{}
+	add := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if o := li.objOf(id); o != nil {
+				out[o] = true
+			}
+		}
+	}
+	visit := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			add(n.X)
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN {
+				for _, l := range n.Lhs {
+					add(l)
+				}
+			}
+		}
+		return true
+	}
+	switch l := li.s.Node.(type) {
+	case *ast.ForStmt:
+		if l.Post != nil {
+			astx.InspectNoLit(l.Post, visit)
+		}
+	case *ast.RangeStmt:
+		if l.Key != nil {
+			add(l.Key)
+		}
+	}
+	astx.InspectNoLit(li.body, visit)
+	return out
+}
+
+func (li *loopInfo) objOf(id *ast.Ident) types.Object {
+	if o := li.pass.TypesInfo.Uses[id]; o != nil {
+		return o
+	}
+	return li.pass.TypesInfo.Defs[id]
+}
+
+// usedOutside returns the variables assigned in the loop that the
+// function uses outside it, and its named results (a bare return reads
+// them).
+func (li *loopInfo) usedOutside() map[types.Object]bool {
+	out := map[types.Object]bool{}
+	loop := li.s.Node
+	ast.Inspect(li.fnBody, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if id.Pos() >= loop.Pos() && id.Pos() < loop.End() {
+			return true
+		}
+		if o, ok := li.pass.TypesInfo.Uses[id].(*types.Var); ok {
+			out[o] = true
+		}
+		return true
+	})
+	// Uses inside function literals of the loop run later, maybe after it.
+	astx.InspectNoLit(li.body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			ast.Inspect(lit, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok {
+					if o, ok := li.pass.TypesInfo.Uses[id].(*types.Var); ok {
+						out[o] = true
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	if sig := funcSig(li.pass, li.s.Func); sig != nil {
+		for v := range sig.Results().Variables() {
+			if v.Name() != "" {
+				out[v] = true
+			}
+		}
+	}
+	return out
+}
+
+// endsByBound reports whether the loop's attempts run out by its
+// condition or its range: a count, a clock, or the end of a list of
+// endpoints, so that what follows the loop is what the loop does after its
+// last attempt.
+func (li *loopInfo) endsByBound() bool {
+	switch l := li.s.Node.(type) {
+	case *ast.RangeStmt:
+		return true
+	case *ast.ForStmt:
+		return l.Cond != nil && li.boundLike(l.Cond)
+	}
+	return false
+}
+
+// boundLike reports whether a condition counts or times the attempts: it
+// reads a variable the loop advances, or a clock.
+func (li *loopInfo) boundLike(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if o := li.pass.TypesInfo.Uses[n]; o != nil {
+				if li.counters[o] {
+					found = true
+				}
+				if v, ok := o.(*types.Var); ok && isTimeType(v.Type()) {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			if fn := callee(li.pass, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func isTimeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
+		return false
+	}
+	return n.Obj().Name() == "Time" || n.Obj().Name() == "Duration"
+}
+
+func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		fn, _ := pass.TypesInfo.Uses[f].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := pass.TypesInfo.Uses[f.Sel].(*types.Func)
+		return fn
+	case *ast.IndexExpr:
+		if id, ok := ast.Unparen(f.X).(*ast.Ident); ok {
+			fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+			return fn
+		}
+	}
+	return nil
+}
+
+// boundExit reports whether an if statement is the exit that bounds the
+// attempts: its condition counts or times them, and its body leaves the
+// loop on every path.
+func (li *loopInfo) boundExit(ifs *ast.IfStmt) bool {
+	if !li.boundLike(ifs.Cond) || len(ifs.Body.List) == 0 {
+		return false
+	}
+	return li.leaves(ifs.Body.List[len(ifs.Body.List)-1], li.nestedIn(ifs))
+}
+
+// leaves reports whether a statement that ends a list leaves the loop;
+// nested says the list is inside a switch, select or loop of the body, so
+// that a plain break does not.
+func (li *loopInfo) leaves(s ast.Stmt, nested bool) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "panic" {
+				_, builtin := li.pass.TypesInfo.Uses[id].(*types.Builtin)
+				return builtin
+			}
+		}
+	case *ast.BranchStmt:
+		switch s.Tok {
+		case token.BREAK:
+			if s.Label == nil {
+				return !nested
+			}
+			return s.Label.Name == li.label
+		case token.CONTINUE:
+			return s.Label != nil && s.Label.Name != li.label && !li.labelInside(s.Label.Name)
+		}
+	}
+	return false
+}
+
+// labelInside reports whether a label is declared inside the loop body.
+func (li *loopInfo) labelInside(name string) bool {
+	found := false
+	astx.InspectNoLit(li.body, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Label.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// nestedIn reports whether n is inside a switch, select or loop of the
+// loop's body, where a plain break does not leave the loop.
+func (li *loopInfo) nestedIn(n ast.Node) bool {
+	nested := false
+	astx.InspectNoLit(li.body, func(m ast.Node) bool {
+		if m == nil || m == n || nested || m.Pos() > n.Pos() || m.End() < n.End() {
+			return false
+		}
+		if breakable(m) {
+			nested = true
+		}
+		return !nested
+	})
+	return nested
+}
+
+func breakable(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt:
+		return true
+	}
+	return false
+}
+
+// restAfter returns the statements a failing path may run after the point
+// before the next iteration: the point's statement and those after it in
+// its list and in each enclosing list of the body. nested says the point
+// is inside a switch, select or loop of the body; ok is false when the
+// point is not in the body's lists.
+func (li *loopInfo) restAfter(p retrysite.Point) (rest []ast.Stmt, nested, ok bool) {
+	var find func(list []ast.Stmt) bool
+	find = func(list []ast.Stmt) bool {
+		for i, st := range list {
+			if st == p.Stmt {
+				if p.After {
+					rest = append(rest, list[i+1:]...)
+				} else {
+					rest = append(rest, list[i:]...)
+				}
+				return true
+			}
+			if !(st.Pos() <= p.Stmt.Pos() && p.Stmt.End() <= st.End()) {
+				continue
+			}
+			for _, sub := range childLists(st) {
+				if find(sub) {
+					if breakable(st) {
+						nested = true
+					}
+					rest = append(rest, list[i+1:]...)
+					return true
+				}
+			}
+			return false
+		}
+		return false
+	}
+	ok = find(li.body.List)
+	return rest, nested, ok
+}
+
+// childLists returns the statement lists directly inside a statement.
+func childLists(st ast.Stmt) [][]ast.Stmt {
+	switch s := st.(type) {
+	case *ast.BlockStmt:
+		return [][]ast.Stmt{s.List}
+	case *ast.IfStmt:
+		out := [][]ast.Stmt{s.Body.List}
+		switch e := s.Else.(type) {
+		case *ast.BlockStmt:
+			out = append(out, e.List)
+		case *ast.IfStmt:
+			out = append(out, []ast.Stmt{e})
+		}
+		return out
+	case *ast.LabeledStmt:
+		return [][]ast.Stmt{{s.Stmt}}
+	case *ast.SwitchStmt:
+		var out [][]ast.Stmt
+		for _, c := range s.Body.List {
+			out = append(out, c.(*ast.CaseClause).Body)
+		}
+		return out
+	case *ast.TypeSwitchStmt:
+		var out [][]ast.Stmt
+		for _, c := range s.Body.List {
+			out = append(out, c.(*ast.CaseClause).Body)
+		}
+		return out
+	case *ast.SelectStmt:
+		var out [][]ast.Stmt
+		for _, c := range s.Body.List {
+			out = append(out, c.(*ast.CommClause).Body)
+		}
+		return out
+	}
+	return nil
+}
+
+// harmless reports whether skipping the statements changes nothing the
+// code after the loop sees: they wait, log, jump, or set variables used
+// only inside the loop.
+func (li *loopInfo) harmless(list []ast.Stmt) bool {
+	for _, st := range list {
+		if !li.harmlessStmt(st) {
+			return false
+		}
+	}
+	return true
+}
+
+func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
+	switch s := st.(type) {
+	case nil, *ast.EmptyStmt, *ast.BranchStmt, *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		return li.isWait(s) || li.isLog(s.X)
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			if !li.localVar(l) {
+				return false
+			}
+		}
+		return true
+	case *ast.IncDecStmt:
+		return li.localVar(s.X)
+	case *ast.DeclStmt:
+		return true // declares variables of the body
+	case *ast.BlockStmt:
+		return li.harmless(s.List)
+	case *ast.LabeledStmt:
+		return li.harmlessStmt(s.Stmt)
+	case *ast.IfStmt:
+		if s.Init != nil && !li.harmlessStmt(s.Init) {
+			return false
+		}
+		if !li.harmless(s.Body.List) {
+			return false
+		}
+		return s.Else == nil || li.harmlessStmt(s.Else)
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			if _, send := cc.Comm.(*ast.SendStmt); send || !li.harmless(cc.Body) {
+				return false
+			}
+		}
+		return true
+	case *ast.SwitchStmt:
+		if s.Init != nil && !li.harmlessStmt(s.Init) {
+			return false
+		}
+		for _, c := range s.Body.List {
+			if !li.harmless(c.(*ast.CaseClause).Body) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// localVar reports whether an assigned expression is a variable that no
+// code outside the loop reads.
+func (li *loopInfo) localVar(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if id.Name == "_" {
+		return true
+	}
+	o := li.objOf(id)
+	if o == nil {
+		return false
+	}
+	return !li.outside[o]
+}
+
+// isWait reports whether a statement waits between attempts: a sleep, a
+// timer, a select, or a call of a backoff helper, also as an if's
+// condition (if err := sleep(ctx, d); err != nil { ... }).
+func (li *loopInfo) isWait(st ast.Stmt) bool {
+	switch s := st.(type) {
+	case *ast.SelectStmt:
+		return true
+	case *ast.ExprStmt:
+		return li.waitExpr(s.X)
+	case *ast.IfStmt:
+		if s.Init != nil {
+			if as, ok := s.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && li.waitExpr(as.Rhs[0]) {
+				return true
+			}
+		}
+		return li.waitExpr(s.Cond)
+	}
+	return false
+}
+
+func (li *loopInfo) waitExpr(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW {
+			return true // <-time.After(d), <-timer.C
+		}
+		if x.Op == token.NOT {
+			return li.waitExpr(x.X)
+		}
+	case *ast.BinaryExpr:
+		return li.waitExpr(x.X) || li.waitExpr(x.Y)
+	case *ast.CallExpr:
+		fn := callee(li.pass, x)
+		if fn == nil {
+			return false
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
+			return true
+		}
+		name := strings.ToLower(fn.Name())
+		for _, w := range []string{"sleep", "wait", "backoff", "delay", "pause"} {
+			if strings.Contains(name, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isLog reports whether an expression logs: a call into log, log/slog, a
+// Printf-like function or a method named like a logger's.
+func (li *loopInfo) isLog(e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := callee(li.pass, c)
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg() != nil && (fn.Pkg().Path() == "log" || fn.Pkg().Path() == "log/slog") {
+		return !strings.HasPrefix(fn.Name(), "Fatal") && !strings.HasPrefix(fn.Name(), "Panic")
+	}
+	name := fn.Name()
+	for _, p := range []string{"Print", "Log", "Debug", "Info", "Warn", "Trace"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return name == "Errorf" && fn.Type().(*types.Signature).Results().Len() == 0
+}
+
+// retryTest returns the condition that holds from the loop's second
+// iteration on, from a counter that starts at a constant and only its post
+// statement (or the range) advances: "attempt > 0". It is "" when there
+// is none.
+func (li *loopInfo) retryTest() string {
+	switch l := li.s.Node.(type) {
+	case *ast.RangeStmt:
+		id, ok := l.Key.(*ast.Ident)
+		if !ok || id.Name == "_" || l.Value != nil {
+			return ""
+		}
+		if b, ok := li.pass.TypesInfo.TypeOf(l.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return ""
+		}
+		if li.assignedInBody(li.objOf(id)) {
+			return ""
+		}
+		return id.Name + " > 0"
+	case *ast.ForStmt:
+		init, ok := l.Init.(*ast.AssignStmt)
+		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+			return ""
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		if !ok {
+			return ""
+		}
+		v := li.objOf(id)
+		start, ok := li.pass.TypesInfo.Types[init.Rhs[0]]
+		if v == nil || !ok || start.Value == nil {
+			return ""
+		}
+		post, ok := l.Post.(*ast.IncDecStmt)
+		if !ok || li.objOf(identOf(post.X)) != v || li.assignedInBody(v) {
+			return ""
+		}
+		op := " > "
+		if post.Tok == token.DEC {
+			op = " < "
+		}
+		return id.Name + op + start.Value.ExactString()
+	}
+	return ""
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	if id == nil {
+		return &ast.Ident{}
+	}
+	return id
+}
+
+// assignedInBody reports whether the loop's body assigns v.
+func (li *loopInfo) assignedInBody(v types.Object) bool {
+	found := false
+	ast.Inspect(li.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && li.objOf(id) == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && li.objOf(id) == v {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && li.objOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// render returns the edits of a plan, with b the budget expression.
+func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site, b string) ([]analysis.TextEdit, bool) {
+	var edits []analysis.TextEdit
+	switch p.kind {
+	case planMerge:
+		at := p.exit.Cond.End()
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(" || !" + b + ".TryRetry()")}}, true
+	case planStmt:
+		at := p.point.Stmt.Pos()
+		if p.point.After {
+			at = p.point.Stmt.End()
+		}
+		indent := fixutil.Indent(pass, file, p.point.Stmt.Pos())
+		text, imp, ok := p.guardText(pass, file, at, "!"+b+".TryRetry()", indent)
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, imp...)
+		if p.point.After {
+			text = "\n" + indent + text
+		} else {
+			text += "\n" + indent
+		}
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+	case planTop:
+		if len(s.Body.List) == 0 {
+			return nil, false
+		}
+		at := s.Body.List[0].Pos()
+		indent := fixutil.Indent(pass, file, at)
+		text, imp, ok := p.guardText(pass, file, at, p.first+" && !"+b+".TryRetry()", indent)
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, imp...)
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text + "\n" + indent)})
+	}
+	return edits, true
+}
+
+// guardText returns the if statement that asks the budget (cond) and
+// runs the refusal, and the imports it needs.
+func (p *loopPlan) guardText(pass *analysis.Pass, file *ast.File, at token.Pos, cond, indent string) (string, []analysis.TextEdit, bool) {
+	var lines []string
+	var edits []analysis.TextEdit
+	switch {
+	case p.breaks:
+		if p.label != "" {
+			lines = append(lines, "break "+p.label)
+		} else {
+			lines = append(lines, "break")
+		}
+	default:
+		r := p.ret
+		if r.status != "" {
+			fmtName, imp := fixutil.AddImport(pass.TypesInfo, file, "fmt", at)
+			edits = append(edits, imp...)
+			lines = append(lines,
+				"if "+r.err+" == nil {",
+				"\t"+r.err+" = "+fmtName+`.Errorf("unexpected status: %s", `+r.status+".Status)",
+				"}")
+		}
+		if r.close != "" {
+			lines = append(lines, "if "+r.close+" != nil {", "\t"+r.close+".Body.Close()", "}")
+		}
+		if r.err == "" {
+			lines = append(lines, "return")
+		} else {
+			lines = append(lines, "return "+strings.Join(append(append([]string(nil), r.zeros...), r.err), ", "))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "if %s {\n", cond)
+	for _, l := range lines {
+		b.WriteString(indent + "\t" + l + "\n")
+	}
+	b.WriteString(indent + "}")
+	return b.String(), edits, true
+}
+
+// freshLabel returns a label name no statement of the function uses.
+func freshLabel(fnBody *ast.BlockStmt) string {
+	used := map[string]bool{}
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			used[ls.Label.Name] = true
+		}
+		return true
+	})
+	name := "retry"
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("retry%d", i)
+	}
+	return name
+}

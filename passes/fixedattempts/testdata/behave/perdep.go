@@ -1,0 +1,100 @@
+package perdep
+
+// The driver of rltest.Behave for the perdep package. Each case calls a
+// healthy dependency and then the failing one: had the fixes given both
+// one budget, the healthy calls' deposits would pay for the failing one's
+// retries, and its attempts per call would reach 1 + twice the ratio.
+
+import (
+	"context"
+	"net/http"
+
+	"rlbehave"
+)
+
+// fake adapts a fake dependency to Store.
+type fake struct{ d *rlbehave.Dep }
+
+func (f fake) Put(ctx context.Context, v string) error { return f.d.Call() }
+func (f fake) Ping(ctx context.Context) error          { return f.d.Call() }
+
+// healthy is the dependency that never fails.
+var healthy = &rlbehave.Dep{Mode: rlbehave.Healthy}
+
+func BehaveCases() []rlbehave.Case {
+	ctx := context.Background()
+	down := []rlbehave.Mode{rlbehave.Down}
+	both := []rlbehave.Mode{rlbehave.Down, rlbehave.Status}
+	response := func(resp *http.Response, err error) (string, error) {
+		res := ""
+		if resp != nil {
+			res = resp.Status
+			rlbehave.Close(resp)
+		}
+		return res, err
+	}
+	return []rlbehave.Case{
+		{Name: "Reserve", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{inventory: fake{d}, payments: fake{healthy}, orders: fake{healthy}}
+			if err := s.Charge(ctx, "1"); err != nil {
+				return "", err
+			}
+			if err := s.Check(ctx); err != nil {
+				return "", err
+			}
+			return "", s.Reserve(ctx, "x")
+		}},
+		{Name: "Check", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{inventory: fake{healthy}, orders: fake{d}}
+			if err := s.Reserve(ctx, "x"); err != nil {
+				return "", err
+			}
+			return "", s.Check(ctx)
+		}},
+		{Name: "Get", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			u := &Client{baseURL: "https://users.internal", hc: healthy.Client()}
+			b := &Client{baseURL: "https://billing.internal", hc: d.Client()}
+			if _, err := response(u.Get("/me")); err != nil {
+				return "", err
+			}
+			return response(b.Get("/invoices"))
+		}},
+		{Name: "Delete", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			u := &Client{baseURL: "https://users.internal", hc: healthy.Client()}
+			b := &Client{baseURL: "https://billing.internal", hc: d.Client()}
+			if err := u.Delete("/me"); err != nil {
+				return "", err
+			}
+			return "", b.Delete("/invoices/1")
+		}},
+		{Name: "Settle", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{audit: fake{healthy}, ledger: fake{d}}
+			if err := s.Audit(ctx, "e"); err != nil {
+				return "", err
+			}
+			return "", s.Settle(ctx, "e")
+		}},
+		{Name: "Restock", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{inventory: fake{healthy}}
+			w := &Warehouse{inventory: fake{d}}
+			if err := s.Reserve(ctx, "x"); err != nil {
+				return "", err
+			}
+			return "", w.Restock(ctx, "x")
+		}},
+		{Name: "Refund", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{payments: fake{d}, shipments: fake{healthy}}
+			if err := s.Ship(ctx, "p"); err != nil {
+				return "", err
+			}
+			return "", s.Refund(ctx, "1")
+		}},
+		{Name: "Ship", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Shop{shipments: fake{d}, ledger: fake{healthy}}
+			if err := s.Settle(ctx, "e"); err != nil {
+				return "", err
+			}
+			return "", s.Ship(ctx, "p")
+		}},
+	}
+}

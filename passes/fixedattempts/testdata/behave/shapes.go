@@ -1,0 +1,108 @@
+package shapes
+
+// The driver of rltest.Behave for the shapes package: each case calls
+// one function of the package against a fake dependency.
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+
+	"rlbehave"
+)
+
+// fake adapts a fake dependency to Inventory.
+type fake struct{ d *rlbehave.Dep }
+
+func (f fake) Reserve() error       { return f.d.Call() }
+func (f fake) Get() (string, error) { return f.d.Get() }
+
+// dialer adapts a fake dependency to Dialer.
+type dialer struct{ d *rlbehave.Dep }
+
+func (x dialer) Dial(host string) (*Conn, error) {
+	if err := x.d.Call(); err != nil {
+		return nil, err
+	}
+	return &Conn{}, nil
+}
+
+// behaveInventoryBudget is the budget of inventory the service holds.
+var behaveInventoryBudget = budget.New()
+
+func BehaveCases() []rlbehave.Case {
+	down := []rlbehave.Mode{rlbehave.Down}
+	both := []rlbehave.Mode{rlbehave.Down, rlbehave.Status}
+	response := func(resp *http.Response, err error) (string, error) {
+		res := ""
+		if resp != nil {
+			res = resp.Status
+			rlbehave.Close(resp)
+		}
+		return res, err
+	}
+	timeout := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 20*time.Millisecond)
+	}
+	return []rlbehave.Case{
+		{Name: "Reserve", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
+			return "", s.Reserve()
+		}},
+		{Name: "Charge", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{payments: fake{d}, inventoryBudget: behaveInventoryBudget}
+			return "", s.Charge()
+		}},
+		{Name: "Health", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", Health(d.Client())
+		}},
+		{Name: "Fetch", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			return response(Fetch(d.Client()))
+		}},
+		{Name: "Lookup", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{orders: fake{d}}
+			return s.Lookup()
+		}},
+		{Name: "Watch", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta(rlbehave.ErrDown.Error())},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := timeout()
+				defer cancel()
+				s := &Service{stock: fake{d}}
+				return "", s.Watch(ctx)
+			}},
+		{Name: "Poll", Modes: both,
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   regexp.QuoteMeta(`Get "https://poll.example/state": ` + rlbehave.ErrDown.Error()),
+				rlbehave.Status: regexp.QuoteMeta("unexpected status: 503 Service Unavailable"),
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := timeout()
+				defer cancel()
+				return response(Poll(ctx, d.Client()))
+			}},
+		{Name: "ServeHTTP", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{shelf: fake{d}}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+			return strconv.Itoa(w.Code), nil
+		}},
+		{Name: "Place", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", Place(fake{d})
+		}},
+		{Name: "Recover", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
+			return "", s.Recover(make(chan struct{}))
+		}},
+		{Name: "Probe", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return Probe(dialer{d}, []string{"a", "b", "c"})
+		}},
+		{Name: "Dial", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", Dial([]Inventory{fake{d}, fake{d}, fake{d}})
+		}},
+	}
+}

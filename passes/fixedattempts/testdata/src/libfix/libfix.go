@@ -1,0 +1,56 @@
+// Package libfix holds retry-library calls fixed through the library's
+// hook: backoff.Permanent from the operation, a retry-go RetryIf.
+package libfix
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/avast/retry-go/v4"
+	backoffv4 "github.com/cenkalti/backoff/v4"
+	"github.com/cenkalti/backoff/v5"
+	"github.com/retrylint/retrylint/budget"
+)
+
+var _ = budget.New
+
+// Store is a dependency.
+type Store interface {
+	Get(ctx context.Context) (string, error)
+	Put(ctx context.Context) error
+}
+
+type Service struct{ inventory, payments, orders, ledger Store }
+
+// backoff v5: a refused retry makes the operation's failure permanent,
+// and Retry returns it.
+func (s *Service) Lookup(ctx context.Context) (string, error) {
+	return backoff.Retry(ctx, func() (string, error) { // want `backoff.Retry makes up to 3 attempts`
+		return s.inventory.Get(ctx)
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(time.Millisecond)), backoff.WithMaxTries(3))
+}
+
+// backoff v4, an operation that returns only an error.
+func (s *Service) Save(ctx context.Context) error {
+	err := backoffv4.Retry(func() error { return s.payments.Put(ctx) }, backoffv4.WithMaxRetries(backoffv4.NewConstantBackOff(time.Millisecond), 2)) // want `backoff.Retry makes up to 3 attempts`
+	if err != nil {
+		return errors.Join(errors.New("save"), err)
+	}
+	return nil
+}
+
+// retry-go with the default condition: the budget is asked after it.
+func (s *Service) Place(ctx context.Context) error {
+	return retry.Do(func() error { return s.orders.Put(ctx) }, retry.Attempts(3), retry.Delay(time.Millisecond), retry.LastErrorOnly(true)) // want `retry.Do makes up to 3 attempts`
+}
+
+var errRejected = errors.New("rejected")
+
+func transient(err error) bool { return !errors.Is(err, errRejected) }
+
+// retry-go with a condition of its own: the budget is asked after it;
+// the error lists the attempts made.
+func (s *Service) Settle(ctx context.Context) error {
+	return retry.Do(func() error { return s.ledger.Put(ctx) }, retry.Attempts(3), retry.Delay(time.Millisecond), retry.RetryIf(transient)) // want `retry.Do makes up to 3 attempts`
+}

@@ -1,0 +1,110 @@
+// Package nofixdeps holds retry loops that are reported and get no fix:
+// no fix could keep their behaviour, or name their dependency's budget.
+// The package depends on the budget package, so that only these reasons
+// keep the fixes away.
+package nofixdeps
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+var _ = budget.New
+
+// send is a function value: the dependency it reaches is unknown.
+var send func(ctx context.Context) error
+
+func viaValue(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = send(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// Retry is exported: callers in other packages would not pass a budget.
+func Retry(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// attempt is a helper used as a value: that use could not pass a budget.
+func attempt(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+var attempts = []func(context.Context, func(context.Context) error) error{attempt}
+
+// twice is a helper whose caller forwards its own operation: that
+// caller's dependency is each of its callers'.
+func twice(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 2; i++ { // want `up to 2 attempts`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func forward(ctx context.Context, op func(context.Context) error) error {
+	return twice(ctx, op)
+}
+
+type Store interface {
+	Put(ctx context.Context) error
+}
+
+type Service struct{ store Store }
+
+// A loop with no result to return the failure in, bounded only by its
+// context: a refusal could only give up silently.
+func (s *Service) watch(ctx context.Context) {
+	for { // want `bounded only by time`
+		if err := s.store.Put(ctx); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// Two failure paths that meet only at the loop's head, and no counter to
+// tell a retry from the first attempt.
+func fetch(c *http.Client, req *http.Request) (*http.Response, error) {
+	for { // want `retries without bound`
+		resp, err := c.Do(req)
+		if err != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if resp.StatusCode >= 500 {
+			resp.Body.Close()
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return resp, nil
+	}
+}

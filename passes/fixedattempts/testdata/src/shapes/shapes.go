@@ -1,0 +1,239 @@
+// Package shapes holds the loop shapes the fixes must keep the behaviour
+// of; testdata/behave/shapes.go runs them before and after the fixes.
+package shapes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+// Inventory is a dependency.
+type Inventory interface {
+	Reserve() error
+	Get() (string, error)
+}
+
+type Service struct {
+	inventory Inventory
+	payments  Inventory
+	orders    Inventory
+	stock     Inventory
+	shelf     Inventory
+	// inventoryBudget is the budget of inventory, and of nothing else.
+	inventoryBudget *budget.Budget
+}
+
+// A counted loop whose caller sees the loop's own summary of the last
+// failure: a refusal breaks out, and the code after the loop says it.
+func (s *Service) Reserve() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = s.inventory.Reserve(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return errors.Join(errors.New("inventory unavailable"), err)
+}
+
+// Only the budget of inventory is in scope: payments gets its own.
+func (s *Service) Charge() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = s.payments.Reserve(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return fmt.Errorf("payments: %w", err)
+}
+
+// A 5xx answers with a nil error; the loop makes the error after the
+// success test. The guard goes after it, before the backoff.
+func Health(c *http.Client) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var resp *http.Response
+		resp, err = c.Get("https://health.example/ping")
+		if err == nil && resp.StatusCode/100 == 2 {
+			resp.Body.Close()
+			return nil
+		}
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("health check: %s", resp.Status)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// Two failure paths, an error and a 5xx, that meet only in the post
+// statement: one guard at the top of the next iteration covers both.
+func Fetch(c *http.Client) (*http.Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ { // want `up to 3 attempts`
+		resp, err := c.Get("https://fetch.example/item")
+		if err != nil {
+			lastErr = err
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if resp.StatusCode >= 500 {
+			resp.Body.Close()
+			lastErr = fmt.Errorf("fetch: %s", resp.Status)
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, lastErr
+}
+
+// The exit that bounds the attempts is in the body: the budget joins its
+// condition, so that a refusal gives up the way the last attempt does.
+func (s *Service) Lookup() (string, error) {
+	for attempt := 1; ; attempt++ { // want `up to 3 attempts`
+		v, err := s.orders.Get()
+		if err == nil {
+			return v, nil
+		}
+		if attempt >= 3 {
+			return "", fmt.Errorf("lookup: giving up: %w", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A loop that ends only with its context: a refusal returns the
+// attempt's error.
+func (s *Service) Watch(ctx context.Context) error {
+	for { // want `bounded only by time`
+		err := s.stock.Reserve()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// A 5xx with a nil error in a loop that ends only with its context: a
+// refusal returns an error that names the status, and closes the body.
+func Poll(ctx context.Context, c *http.Client) (*http.Response, error) {
+	for { // want `bounded only by time`
+		resp, err := c.Get("https://poll.example/state")
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// A handler returns nothing: a refusal answers what the exhausted loop
+// answers (502), not the 200 a bare return would leave.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err := s.shelf.Reserve(); err == nil {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	w.WriteHeader(http.StatusBadGateway)
+}
+
+var errPermanent = errors.New("permanent")
+
+// The failing paths meet inside a switch: the refusal breaks out of the
+// loop through a label.
+func Place(inv Inventory) error {
+	var lastErr error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		err := inv.Reserve()
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, errPermanent):
+			return err
+		default:
+			lastErr = err
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return fmt.Errorf("place: %w", lastErr)
+}
+
+// Failover: the next replica after each failure. The guard goes after
+// the statement that keeps the last error.
+func Dial(replicas []Inventory) error {
+	var lastErr error
+	for _, r := range replicas { // want `up to len\(replicas\) attempts`
+		err := r.Reserve()
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+	}
+	return fmt.Errorf("all replicas failed: %w", lastErr)
+}
+
+// The body starts with a statement every failing path passes before the
+// next attempt, but so does the first iteration: the guard goes after
+// the attempt, never before the first one.
+func (s *Service) Recover(cancel <-chan struct{}) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		select {
+		case <-cancel:
+			return errors.New("recovery aborted")
+		default:
+		}
+		if err = s.inventory.Reserve(); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("recover: %w", err)
+}
+
+// Conn is a connection to a replica.
+type Conn struct{ closed bool }
+
+func (c *Conn) Close() { c.closed = true }
+
+// Dialer dials a replica.
+type Dialer interface {
+	Dial(host string) (*Conn, error)
+}
+
+// A successful attempt passes the statement after the attempt too, and
+// leaves only at the test after it: the guard goes after that test.
+func Probe(d Dialer, hosts []string) (string, error) {
+	var err error
+	for _, host := range hosts { // want `up to len\(hosts\) attempts`
+		var conn *Conn
+		conn, err = d.Dial(host)
+		if conn != nil {
+			conn.Close()
+		}
+		if err == nil {
+			return host, nil
+		}
+	}
+	return "", fmt.Errorf("probe: %w", err)
+}
