@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/passes/blindsleep"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
 	"github.com/retrylint/retrylint/passes/freshtimeout"
 	"github.com/retrylint/retrylint/passes/nestedretry"
@@ -33,6 +34,7 @@ func All() []*analysis.Analyzer {
 		freshtimeout.Analyzer,
 		nonidempotent.Analyzer,
 		nestedretry.Analyzer,
+		blindsleep.Analyzer,
 	}
 }
 
@@ -70,6 +72,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 		freshtimeout.New(),
 		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
 		nestedretry.New(amplify.New(site)),
+		blindsleep.New(site),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

@@ -97,6 +97,13 @@ type LoopFacts struct {
 	// Guards are the budget checks asked on the way from a failed attempt
 	// to the next one, in source order.
 	Guards []GuardUse
+	// Path are the nodes of the loop's control-flow graph (statements,
+	// conditions, the comm statements of a select; never the attempt)
+	// that some path passes on its way from the attempt to the next
+	// attempt, in source order: what runs between attempts, such as the
+	// wait. A node before the attempt in the body is there when the next
+	// iteration passes it.
+	Path []ast.Node
 }
 
 // loopFacts assembles the typed facts of a retry loop.
@@ -116,6 +123,7 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 		}
 	}
 	lf.Meet, lf.Err = f.meet()
+	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {
 		g := a.guardOf(c)
