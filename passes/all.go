@@ -21,6 +21,7 @@ import (
 	"github.com/retrylint/retrylint/passes/fixedattempts"
 	"github.com/retrylint/retrylint/passes/freshtimeout"
 	"github.com/retrylint/retrylint/passes/nestedretry"
+	"github.com/retrylint/retrylint/passes/nojitter"
 	"github.com/retrylint/retrylint/passes/nonidempotent"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
@@ -34,6 +35,7 @@ func All() []*analysis.Analyzer {
 		freshtimeout.Analyzer,
 		nonidempotent.Analyzer,
 		nestedretry.Analyzer,
+		nojitter.Analyzer,
 		blindsleep.Analyzer,
 	}
 }
@@ -72,6 +74,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 		freshtimeout.New(),
 		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
 		nestedretry.New(amplify.New(site)),
+		nojitter.New(site),
 		blindsleep.New(site),
 	}
 	disabled := map[string]bool{}

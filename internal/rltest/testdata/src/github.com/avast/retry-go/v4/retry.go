@@ -23,3 +23,13 @@ func Context(ctx context.Context) Option { return nil }
 func LastErrorOnly(b bool) Option        { return nil }
 func RetryIf(f func(error) bool) Option  { return nil }
 func Unrecoverable(err error) error      { return err }
+
+type DelayTypeFunc func(n uint, err error, config *Config) time.Duration
+
+func DelayType(delayType DelayTypeFunc) Option                               { return nil }
+func MaxJitter(d time.Duration) Option                                       { return nil }
+func FixedDelay(_ uint, _ error, config *Config) time.Duration               { return 0 }
+func BackOffDelay(n uint, _ error, config *Config) time.Duration             { return 0 }
+func RandomDelay(_ uint, _ error, config *Config) time.Duration              { return 0 }
+func FullJitterBackoffDelay(n uint, err error, config *Config) time.Duration { return 0 }
+func CombineDelay(delays ...DelayTypeFunc) DelayTypeFunc                     { return nil }

@@ -25,7 +25,18 @@ func WithMaxElapsedTime(d time.Duration) RetryOption { return nil }
 func NewExponentialBackOff() *ExponentialBackOff     { return nil }
 func Permanent(err error) error                      { return err }
 
-type ExponentialBackOff struct{ InitialInterval time.Duration }
+type ExponentialBackOff struct {
+	InitialInterval     time.Duration
+	RandomizationFactor float64
+	Multiplier          float64
+	MaxInterval         time.Duration
+}
 
 func (b *ExponentialBackOff) NextBackOff() time.Duration { return 0 }
 func (b *ExponentialBackOff) Reset()                     {}
+
+type ConstantBackOff struct{ Interval time.Duration }
+
+func (b *ConstantBackOff) NextBackOff() time.Duration     { return 0 }
+func (b *ConstantBackOff) Reset()                         {}
+func NewConstantBackOff(d time.Duration) *ConstantBackOff { return nil }
