@@ -23,6 +23,7 @@ import (
 	"github.com/retrylint/retrylint/passes/nestedretry"
 	"github.com/retrylint/retrylint/passes/nojitter"
 	"github.com/retrylint/retrylint/passes/nonidempotent"
+	"github.com/retrylint/retrylint/passes/reusedbody"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
@@ -37,6 +38,7 @@ func All() []*analysis.Analyzer {
 		nestedretry.Analyzer,
 		nojitter.Analyzer,
 		blindsleep.Analyzer,
+		reusedbody.Analyzer,
 	}
 }
 
@@ -76,6 +78,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 		nestedretry.New(amplify.New(site)),
 		nojitter.New(site),
 		blindsleep.New(site),
+		reusedbody.New(site),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {
