@@ -576,4 +576,3 @@ func (c *checker) typeText(file *ast.File, t types.Type) string {
 	}
 	return s
 }
-
