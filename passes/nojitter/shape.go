@@ -67,8 +67,18 @@ type scope struct {
 }
 
 func (c *checker) newScope(fn, loop ast.Node) *scope {
-	s := &scope{c: c, fn: fn, loop: loop, vars: map[*types.Var][]assign{}, fields: map[string][]assign{},
-		escaped: map[*types.Var]bool{}, params: map[*types.Var]bool{}, memo: map[*types.Var]kind{}, busy: map[*types.Var]bool{}, busyKey: map[string]bool{}}
+	return &scope{c: c, fn: fn, loop: loop, memo: map[*types.Var]kind{}, busy: map[*types.Var]bool{}, busyKey: map[string]bool{}}
+}
+
+// read collects what the function assigns, on first need: most values
+// (constants, calls) need none of it.
+func (s *scope) read() {
+	if s.vars != nil {
+		return
+	}
+	s.vars, s.fields = map[*types.Var][]assign{}, map[string][]assign{}
+	s.escaped, s.params = map[*types.Var]bool{}, map[*types.Var]bool{}
+	c, fn := s.c, s.fn
 	info := c.pass.TypesInfo
 	fields := func(fl *ast.FieldList, results bool) {
 		if fl == nil {
@@ -153,7 +163,6 @@ func (c *checker) newScope(fn, loop ast.Node) *scope {
 		}
 		return true
 	})
-	return s
 }
 
 // inLoop reports whether pos lies in the retry loop (its header included).
@@ -218,6 +227,7 @@ func (s *scope) varKind(v *types.Var) kind {
 	if s.busy[v] {
 		return fixed // its own value: judged by the assignment that reads it
 	}
+	s.read()
 	list, local := s.vars[v]
 	if !local {
 		if v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || s.params[v] {
@@ -298,6 +308,7 @@ func (s *scope) selector(x *ast.SelectorExpr) kind {
 	}
 	k := fixed
 	key := types.ExprString(x)
+	s.read()
 	if list, ok := s.fields[key]; ok && !s.busyKey[key] {
 		s.busyKey[key] = true
 		defer delete(s.busyKey, key)
@@ -516,6 +527,7 @@ func (s *scope) tickerPeriod(x ast.Expr) ast.Expr {
 		return nil
 	}
 	v, ok := s.c.pass.TypesInfo.Uses[id].(*types.Var)
+	s.read()
 	if !ok || len(s.vars[v]) != 1 || s.escaped[v] {
 		return nil
 	}

@@ -7,10 +7,15 @@
 //
 // An *http.Request's body is a reader: the first Do reads it to the end
 // (and closes it). A retry that sends the same request again sends what is
-// left, nothing: the server gets an empty or partial body, or the client
-// fails with "http: ContentLength=N with Body length 0". The retry that was
-// meant to ride out an outage fails on its own, or, worse, succeeds with
-// the wrong payload.
+// left, nothing: over HTTP/2, the protocol HTTPS APIs speak, the server
+// gets an empty body and the client no error; through a round tripper of
+// other code, or with a body NewRequest gives no GetBody (an
+// io.NopCloser, an io.MultiReader, a reader of the user's), an empty or
+// partial body, or "http: ContentLength=N with Body length 0". (Over
+// HTTP/1.1, net/http's Transport happens to rewind a body that has a
+// GetBody when nothing of the request was written yet.) The retry meant to
+// ride out an outage fails on its own, or, worse, succeeds with the wrong
+// payload.
 //
 // The pass reports a request built by http.NewRequest or
 // http.NewRequestWithContext with a body — a reader over data
