@@ -694,31 +694,18 @@ type auditDep struct {
 	first      string // the first site's position, to order equals
 }
 
-var guardKinds = map[retrysite.GuardKind]string{
-	retrysite.GuardMethod:  "method",
-	retrysite.GuardLimiter: "limiter",
-	retrysite.GuardBreaker: "breaker",
-	retrysite.GuardFunc:    "func",
-	retrysite.GuardNative:  "native",
-	retrysite.GuardHelper:  "helper",
-	retrysite.GuardListed:  "func",
-}
-
 // reportBound converts a site's attempt bound: a count with neither a
 // number nor an expression is "unknown", as the schema requires.
 func reportBound(b retrysite.Bound) auditBound {
 	out := auditBound{Note: b.Note, Text: amplify.BoundText(b)}
+	out.Kind = b.Kind.String()
 	switch {
 	case b.Kind == retrysite.BoundCount && b.N > 0:
-		out.Kind, out.N = "count", b.N
+		out.N = b.N
 	case b.Kind == retrysite.BoundCount && strings.TrimSpace(b.Expr) != "":
-		out.Kind, out.Expr = "count", strings.TrimSpace(b.Expr)
-	case b.Kind == retrysite.BoundTime:
-		out.Kind = "time"
-	case b.Kind == retrysite.Unbounded:
-		out.Kind = "unbounded"
-	default:
-		out.Kind = "unknown"
+		out.Expr = strings.TrimSpace(b.Expr)
+	case b.Kind == retrysite.BoundCount:
+		out.Kind = retrysite.BoundUnknown.String()
 	}
 	return out
 }
@@ -1079,7 +1066,7 @@ func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lin
 		out.Status = statusExempt
 	case s.Guard != nil:
 		out.Status = statusBudgeted
-		out.Budget = &auditBudget{Guard: s.Guard.Desc, Kind: guardKinds[s.Guard.Kind], Note: a.Step.Budget, Mult: toMult(a.Step.Factor)}
+		out.Budget = &auditBudget{Guard: s.Guard.Desc, Kind: s.Guard.Kind.String(), Note: a.Step.Budget, Mult: toMult(a.Step.Factor)}
 	}
 	text := lines.line(file, line)
 	if col-1 <= len(text) && col >= 1 {

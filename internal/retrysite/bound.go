@@ -17,7 +17,7 @@ import (
 // bound the retries of the transient ones, and a budget's refusal is a
 // guard, not a bound.
 func (a *analyzer) loopBound(l *loop, f *flow) Bound {
-	if r, ok := l.stmt.(*ast.RangeStmt); ok {
+	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
 		if l.list != nil {
 			n := "len(" + a.render(r.X) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}
@@ -28,8 +28,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 	if a.attemptBeforeLoop(l, f) {
 		pre = 1
 	}
-	fs := l.stmt.(*ast.ForStmt)
-	if fs.Cond != nil && l.counter != nil {
+	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Cond != nil && l.counter != nil {
 		start := a.counterStart(l)
 		for _, c := range conjuncts(fs.Cond) {
 			b, ok := c.(*ast.BinaryExpr)
@@ -52,7 +51,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 		}
 	}
-	var count, timed, cond, other *Bound
+	var count, timed, cond, other, noted *Bound
 	for _, e := range f.exits {
 		for _, t := range a.triggers(l, f, e) {
 			switch b, kind := a.exitBound(l, f, e, t); kind {
@@ -72,6 +71,9 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 				if other == nil {
 					other = &b
 				}
+				if noted == nil && b.Note != "" {
+					noted = &b
+				}
 			}
 		}
 	}
@@ -82,8 +84,12 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 		return *timed
 	case cond != nil:
 		return a.offset(*cond, pre)
+	case noted != nil:
+		return *noted
 	case other != nil:
 		return *other
+	case l.ticker != nil:
+		return a.backoffV4Bound(arg(l.ticker, 0), l.fn)
 	}
 	return Bound{Kind: Unbounded}
 }
@@ -288,6 +294,10 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	if b, ok := a.counterExit(l, f, e, t); ok {
 		return b, exitCount
 	}
+	if id, ok := unparen(t).(*ast.Ident); ok && e.onYes && f.setOnEveryRetry(a.pass.TypesInfo.Uses[id]) {
+		// if retried { return err }; retried = true: one retry.
+		return Bound{Kind: BoundCount, N: 2}, exitCount
+	}
 	if e.onYes {
 		// if deadlineSec != 0 && retryCount > 3 { return }: a count for
 		// some calls only.
@@ -306,6 +316,9 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	}
 	if f.onlyOutcome(t) {
 		return Bound{}, exitNone // it sorts failures; the transient ones go round
+	}
+	if a.loopInvariant(l, t) {
+		return Bound{}, exitNone // rt == nil: decided before the first attempt, no bound
 	}
 	return Bound{Note: a.decider(l, t)}, exitOther
 }
@@ -356,7 +369,22 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 	name := ""
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && name == "" {
+			if a.builtinOrConversion(c) {
+				return true // len(x), string(b): they decide nothing
+			}
 			name = a.render(c.Fun)
+			// A flag read atomically: the flag decides.
+			if fn := a.callee(c); fn != nil && typesx.PkgPath(fn) == "sync/atomic" {
+				if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok && typesx.RecvName(fn) != "" {
+					name = a.render(sel.X)
+				} else if len(c.Args) > 0 {
+					x := unparen(c.Args[0])
+					if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						x = u.X
+					}
+					name = a.render(x)
+				}
+			}
 		}
 		return name == ""
 	})
@@ -364,7 +392,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 		// d, ok := r.Retry(err); if !ok: the call that set the variable.
 		astx.InspectNoLit(t, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && name == "" {
-				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil {
+				if c := l.setBy[a.pass.TypesInfo.Uses[id]]; c != nil && !a.builtinOrConversion(c) {
 					name = a.render(c.Fun)
 				}
 			}
@@ -381,7 +409,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 // in the body after it; the flow says whether the counter was incremented
 // since the attempt when the test is made.
 func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool) {
-	onYes, before := e.onYes, e.node == l.cond
+	onYes, before := e.onYes, e.node == l.cond || allPassedHead(e)
 	if u, ok := unparen(t).(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		t, onYes = u.X, !onYes
 	}
@@ -415,6 +443,8 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 		if obj == l.counter {
 			start = a.counterStart(l)
 		}
+		// A test before the attempt of its iteration sees the attempts
+		// made, wherever the increment is.
 		extra := 1 - start
 		if f.advanced(e, obj) || before {
 			extra = -start
@@ -811,4 +841,86 @@ func (a *analyzer) contextSleep(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// setOnEveryRetry reports whether every failing path that reaches the
+// attempt again has set the flag o to true.
+func (f *flow) setOnEveryRetry(o types.Object) bool {
+	i := f.slot(o)
+	if i < 0 || f.roles[i] != roleFlag || !f.a.setTrueIn(f.l, o) {
+		return false
+	}
+	n := 0
+	for _, st := range f.arrivals {
+		if st.seen && st.out&oTransient != 0 {
+			n++
+			if st.vals[i] != bNonNil {
+				return false
+			}
+		}
+	}
+	return n > 0
+}
+
+// setTrueIn reports whether the loop body assigns true to o.
+func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
+	v, ok := o.(*types.Var)
+	if !ok {
+		return false
+	}
+	for _, d := range a.defsInLoop(l, v) {
+		if d.rhs != nil && !d.compound && a.isBoolConst(d.rhs, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopInvariant reports whether e calls nothing and reads no variable the
+// loop assigns: its value is the same on every iteration.
+func (a *analyzer) loopInvariant(l *loop, e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			ok = false
+		case *ast.Ident:
+			if v, isVar := a.pass.TypesInfo.Uses[n].(*types.Var); isVar && len(a.defsInLoop(l, v)) > 0 {
+				ok = false
+			}
+		case *ast.SelectorExpr:
+			if v, isVar := a.pass.TypesInfo.Uses[n.Sel].(*types.Var); isVar && v.IsField() {
+				ok = false // a field another goroutine may change
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// allPassedHead reports whether every path reaches the exit at the start
+// of a new iteration, before its attempt.
+func allPassedHead(e exit) bool {
+	if len(e.sts) == 0 {
+		return false
+	}
+	for _, st := range e.sts {
+		if !st.passedHead {
+			return false
+		}
+	}
+	return true
+}
+
+// builtinOrConversion reports whether c calls a builtin or converts.
+func (a *analyzer) builtinOrConversion(c *ast.CallExpr) bool {
+	if tv, ok := a.pass.TypesInfo.Types[c.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+		if _, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // This file says what a condition means for an attempt's outcome: the
@@ -138,6 +140,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 		if want == (op == token.EQL) {
 			if f.a.isEOF(y) {
 				return f.endOfData(x, st)
+			}
+			if f.a.isInterrupt(y) {
+				st.interrupted = true
 			}
 			return f.nilTest(x, st, false)
 		}
@@ -673,6 +678,26 @@ func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) 
 		return nil, true
 	}
 	return []state{st}, true
+}
+
+// isInterrupt reports whether e is an errno that says a system call was
+// interrupted or would block (EINTR, EAGAIN): local, not a failing
+// dependency.
+func (a *analyzer) isInterrupt(e ast.Expr) bool {
+	v, ok := a.objOf(e).(*types.Const)
+	if !ok || v.Pkg() == nil {
+		return false
+	}
+	switch typesx.TrimVendor(v.Pkg().Path()) {
+	case "syscall", "golang.org/x/sys/unix", "internal/syscall/unix":
+	default:
+		return false
+	}
+	switch v.Name() {
+	case "EINTR", "EAGAIN", "EWOULDBLOCK":
+		return true
+	}
+	return false
 }
 
 // isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF.

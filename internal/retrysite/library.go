@@ -28,6 +28,8 @@ const (
 	pathAWSRetry  = "github.com/aws/aws-sdk-go-v2/aws/retry"
 	pathAWSRate   = "github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	pathK8sRetry  = "k8s.io/client-go/util/retry"
+	pathK8sWait   = "k8s.io/apimachinery/pkg/util/wait"
+	pathRetryDo   = "github.com/retrylint/retrylint/budget/retry"
 )
 
 // libraryFamily maps an import path to the library it belongs to, or "".
@@ -57,6 +59,10 @@ func libraryFamily(path string) string {
 		return "aws"
 	case path == pathK8sRetry:
 		return "k8s"
+	case path == pathK8sWait:
+		return "k8swait"
+	case path == pathRetryDo:
+		return "retrydo"
 	}
 	return ""
 }
@@ -65,23 +71,12 @@ func libraryFamily(path string) string {
 // the analysis knows.
 func IsLibraryPath(path string) bool { return libraryFamily(typesx.TrimVendor(path)) != "" }
 
-// libraryModules are the module paths of the libraries: inside them, a call
-// of the library's own API implements the library, it does not configure
-// retries of a user's dependency.
-var libraryModules = []string{
-	pathBackoff, pathRetryGo, pathGoRetry, pathRetryable, pathRestyV2, pathRestyV3,
-	pathGRPC, "github.com/grpc-ecosystem/go-grpc-middleware", pathFailsafe,
-	"github.com/aws/aws-sdk-go-v2", "k8s.io/client-go",
-}
-
+// inLibrary reports whether pkg is one of the retry libraries' own
+// packages: there, a call of its API implements the library. Other
+// packages of the same module (client-go's users of util/retry) are
+// users like any other.
 func inLibrary(pkg string) bool {
-	pkg = typesx.TrimVendor(pkg)
-	for _, m := range libraryModules {
-		if pkg == m || strings.HasPrefix(pkg, m+"/") {
-			return true
-		}
-	}
-	return false
+	return libraryFamily(typesx.TrimVendor(pkg)) != ""
 }
 
 // findLibrary records every call of a retry library.
@@ -298,23 +293,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, fn *typ
 		}
 	case "grpcretry":
 		if name == "UnaryClientInterceptor" || name == "StreamClientInterceptor" {
-			opts, ok := a.options(call, 0)
-			for _, o := range opts {
-				switch o.name {
-				case "Disable":
-					return nil
-				case "WithMax":
-					n := arg(o.call, 0)
-					if v, isConst := a.intConst(n); isConst && v <= 1 {
-						return nil
-					}
-					s := a.libSite(cur, call, "retry."+name, nil)
-					s.Bound = a.countBound(n, 0, false)
-					s.Backoff = Backoff{Delay: FixedDelay, Jitter: true}
-					return s
-				}
-			}
-			_ = ok // without WithMax the interceptor does not retry
+			return a.grpcRetrySite(cur, call, name)
 		}
 	case "failsafe":
 		if name == "NewBuilder" || name == "NewWithDefaults" || name == "NewRetryPolicyBuilder" {
@@ -337,8 +316,163 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, fn *typ
 			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
 			return s
 		}
+	case "k8swait":
+		// The backoff family retries its condition while it answers
+		// (false, nil); it is a retry when the condition answers so on a
+		// failure, a poll for a state otherwise.
+		op, bo := arg(call, 1), arg(call, 0)
+		switch name {
+		case "ExponentialBackoff":
+		case "ExponentialBackoffWithContext":
+			op, bo = arg(call, 2), arg(call, 1)
+		default:
+			return nil
+		}
+		if lit := a.funcLitOf(op); lit == nil || !a.retriesOnFailure(lit) {
+			return nil
+		}
+		s := a.libSite(cur, call, "wait."+name, op)
+		s.Bound = a.k8sBound(bo)
+		s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
+		return s
+	case "retrydo":
+		if (name == "Do" || name == "DoValue") && recv == "" {
+			s := a.libSite(cur, call, "retry."+name, arg(call, 2))
+			a.retryDoPolicy(s, arg(call, 1))
+			return s
+		}
 	}
 	return nil
+}
+
+// retriesOnFailure reports whether a wait condition answers (false, nil)
+// after a failure: if err != nil { return false, nil }.
+func (a *analyzer) retriesOnFailure(lit *ast.FuncLit) bool {
+	found := false
+	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		b, ok := unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ || !(a.isNil(b.Y) && isErrorType(a.pass.TypesInfo.TypeOf(b.X))) {
+			return true
+		}
+		for _, st := range ifs.Body.List {
+			if r, ok := st.(*ast.ReturnStmt); ok && len(r.Results) == 2 && a.isBoolConst(r.Results[0], false) && a.isNil(r.Results[1]) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// retryDoPolicy reads the project's retry.Policy: MaxAttempts bounds the
+// attempts, a Budget guards the retries, and the waits are fully jittered.
+func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
+	s.Bound = Bound{}
+	lit, _ := unparen(p).(*ast.CompositeLit)
+	if id, ok := unparen(p).(*ast.Ident); ok {
+		if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok {
+			lit, _ = unparen(a.definingExpr(v)).(*ast.CompositeLit)
+		}
+	}
+	if lit == nil {
+		return
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		k, _ := kv.Key.(*ast.Ident)
+		if k == nil {
+			continue
+		}
+		switch k.Name {
+		case "MaxAttempts":
+			s.Bound = a.countBound(kv.Value, 0, false)
+		case "Budget":
+			if !a.isNil(kv.Value) {
+				s.Guard = &Guard{Kind: GuardNative, Desc: "retry.Policy.Budget", Budget: kv.Value}
+			}
+		case "InitialDelay":
+			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
+		}
+	}
+}
+
+// grpcRetrySite reads the options of a go-grpc-middleware retry
+// interceptor, following option variables and slices: WithMax(n) makes it
+// retry (without it, it does not); Disable switches it off. Options it
+// cannot see leave the bound unknown rather than the site unreported.
+func (a *analyzer) grpcRetrySite(cur inspector.Cursor, call *ast.CallExpr, name string) *Site {
+	var max ast.Expr
+	hidden, disabled := false, false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		if depth > 3 {
+			hidden = true
+			return
+		}
+		switch x := unparen(e).(type) {
+		case *ast.CallExpr:
+			fn := a.callee(x)
+			if fn == nil {
+				hidden = true
+				return
+			}
+			switch fn.Name() {
+			case "WithMax":
+				max, disabled = arg(x, 0), false
+			case "Disable":
+				disabled = true
+			}
+			if fn.Name() == "append" {
+				for _, y := range x.Args {
+					visit(y, depth+1)
+				}
+			}
+		case *ast.CompositeLit:
+			for _, y := range x.Elts {
+				visit(y, depth+1)
+			}
+		case *ast.Ident:
+			v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+			if !ok {
+				hidden = true
+				return
+			}
+			def := a.definingExpr(v)
+			if def == nil || a.reassigned(v) {
+				hidden = true
+				return
+			}
+			visit(def, depth+1)
+		default:
+			hidden = true
+		}
+	}
+	for _, x := range call.Args {
+		visit(x, 0)
+	}
+	s := a.libSite(cur, call, "retry."+name, nil)
+	s.Backoff = Backoff{Delay: FixedDelay, Jitter: true}
+	switch {
+	case disabled:
+		return nil
+	case max != nil:
+		if v, isConst := a.intConst(max); isConst && v <= 1 {
+			return nil // disabled, or one attempt
+		}
+		s.Bound = a.countBound(max, 0, false)
+	case hidden:
+		s.Bound = Bound{Note: "options it cannot see decide"}
+	default:
+		return nil // without WithMax the interceptor does not retry
+	}
+	return s
 }
 
 // constructorCall returns the call that built the value of e: e itself
@@ -878,6 +1012,13 @@ func (a *analyzer) awsSite(cur inspector.Cursor, call *ast.CallExpr, name string
 // k8sBound evaluates a wait.Backoff: its Steps.
 func (a *analyzer) k8sBound(e ast.Expr) Bound {
 	e = unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pkg() == a.pass.Pkg {
+			if def := a.definingExpr(v); def != nil {
+				e = unparen(def)
+			}
+		}
+	}
 	if v, ok := a.objOf(e).(*types.Var); ok && v.Pkg() != nil && typesx.TrimVendor(v.Pkg().Path()) == pathK8sRetry {
 		switch v.Name() {
 		case "DefaultRetry":

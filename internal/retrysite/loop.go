@@ -60,6 +60,8 @@ type loop struct {
 	over types.Object // the element variable (or the index, when there is no element)
 	list ast.Expr     // the ranged expression
 
+	ticker *ast.CallExpr // for range t.C over a cenkalti/backoff ticker: the NewTicker call
+
 	g  *cfg.CFG
 	in []bool // in[i]: block i belongs to the loop
 
@@ -111,6 +113,12 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 			if l.over == nil || !a.isEndpoints(s.X, l.over) {
 				return nil
 			}
+		case *types.Chan:
+			// for range ticker.C over a backoff's ticker: a retry loop
+			// paced by the backoff.
+			if l.ticker = a.backoffTicker(s.X); l.ticker == nil {
+				return nil
+			}
 		default:
 			return nil
 		}
@@ -146,7 +154,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		if c == nil {
 			continue
 		}
-		if !a.hasStatus(call) {
+		if !a.hasStatus(call) && !a.returnsStream(call) {
 			// Without a status to test, only an error can go round: a
 			// cheap first look that follows errors alone, since most
 			// candidates leave on every error (decoding, reading loops).
@@ -158,7 +166,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		}
 		c.run(oAll)
 		if debugFlow {
-			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "leave", c.leave, "nodes", len(c.graph))
+			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "seen", c.arriveSeen, "leave", c.leave, "nodes", len(c.graph))
 		}
 		if c.isRetry() {
 			f = c
@@ -168,7 +176,7 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	if f == nil {
 		return nil
 	}
-	if !a.sameOperation(l, f) {
+	if !a.sameOperation(l, f) || a.oneTimeRepair(l, f) {
 		return nil
 	}
 	s := &Site{
@@ -188,6 +196,33 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 }
 
 var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
+
+// returnsStream reports whether a call returns a stream (an io.Reader, or
+// a value with one in a field): reading it can fail the attempt after it
+// answered.
+func (a *analyzer) returnsStream(call *ast.CallExpr) bool {
+	tv, ok := a.pass.TypesInfo.Types[call]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	var ts []types.Type
+	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		for v := range tuple.Variables() {
+			ts = append(ts, v.Type())
+		}
+	} else {
+		ts = []types.Type{tv.Type}
+	}
+	for _, t := range ts {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Read"); obj != nil {
+			return true
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Body"); obj != nil {
+			return true
+		}
+	}
+	return false
+}
 
 // hasStatus reports whether a call returns a value with a status (a
 // StatusCode field or method): a response whose status a loop may retry.
@@ -801,6 +836,9 @@ func (a *analyzer) conflictOnly(l *loop, f *flow) string {
 	if f.beyondConflicts == 0 {
 		return "it retries only concurrency conflicts"
 	}
+	if f.beyondInterrupts == 0 {
+		return "it retries only interrupted system calls"
+	}
 	return ""
 }
 
@@ -850,4 +888,66 @@ func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[
 		}
 	}
 	return out
+}
+
+// backoffTicker returns the backoff.NewTicker call whose ticker's channel
+// x is (ticker.C, with ticker := backoff.NewTicker(b)), or nil.
+func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
+	sel, ok := unparen(x).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "C" {
+		return nil
+	}
+	c := a.constructorCall(sel.X)
+	if c == nil {
+		return nil
+	}
+	fn := a.callee(c)
+	if fn == nil || fn.Name() != "NewTicker" || !strings.HasPrefix(libraryFamily(typesx.PkgPath(fn)), "backoff") {
+		return nil
+	}
+	return c
+}
+
+// oneTimeRepair reports whether the loop reads again only once, after a
+// local repair: every failing path that reaches the attempt again sets a
+// flag (repaired = true) that a test on the way out leaves on, and the
+// failing path calls something else that can fail (the repair). The
+// second attempt is of a repaired state, and there is no third.
+func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
+	flag := -1
+	for i, o := range f.objs {
+		if f.setOnEveryRetry(o) {
+			flag = i
+			break
+		}
+	}
+	if flag < 0 {
+		return false
+	}
+	tested := false
+	for _, e := range f.exits {
+		if !e.onYes {
+			continue
+		}
+		for _, t := range a.triggers(l, f, e) {
+			if id, ok := unparen(t).(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == f.objs[flag] {
+				tested = true
+			}
+		}
+	}
+	if !tested {
+		return false
+	}
+	repair := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || repair || c == f.call || containsNode(c, f.call) {
+			return !repair
+		}
+		if a.resultsError(c) && !a.isPureCall(c) && a.guardOf(c) == nil {
+			repair = true
+		}
+		return !repair
+	})
+	return repair
 }

@@ -185,6 +185,20 @@ const (
 	Unbounded                     // nothing bounds the attempts
 )
 
+// String names the kind as reports do: "count", "time", "unbounded",
+// "unknown".
+func (k BoundKind) String() string {
+	switch k {
+	case BoundCount:
+		return "count"
+	case BoundTime:
+		return "time"
+	case Unbounded:
+		return "unbounded"
+	}
+	return "unknown"
+}
+
 // Bound is the attempt bound of a site. Attempts count every call, the
 // first included.
 type Bound struct {
@@ -291,11 +305,30 @@ const (
 	GuardMethod  GuardKind = iota + 1 // a withdrawal method on a named type (budget.TryRetry, ...)
 	GuardLimiter                      // golang.org/x/time/rate.Limiter
 	GuardBreaker                      // a circuit breaker wrapping the attempt
-	GuardFunc                         // a function known to check a budget (GuardFact or -budget-funcs)
+	GuardFunc                         // a function known, through a GuardFact, to check a budget
 	GuardNative                       // a library's own retry budget (gRPC retryThrottling, ...)
 	GuardHelper                       // a retry helper whose retries are guarded (HelperFact)
 	GuardListed                       // a check named by -retrysite.budget-funcs
 )
+
+// String names the kind as reports do.
+func (k GuardKind) String() string {
+	switch k {
+	case GuardMethod:
+		return "method"
+	case GuardLimiter:
+		return "limiter"
+	case GuardBreaker:
+		return "breaker"
+	case GuardFunc, GuardListed:
+		return "func"
+	case GuardNative:
+		return "native"
+	case GuardHelper:
+		return "helper"
+	}
+	return "unknown"
+}
 
 // Guard is the budget check that guards a site's retries.
 type Guard struct {

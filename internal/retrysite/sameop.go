@@ -330,14 +330,28 @@ func (a *analyzer) isEndpoints(list ast.Expr, elem types.Object) bool {
 		}
 	}
 	for _, n := range names {
-		n = strings.ToLower(n)
+		head := strings.ToLower(lastWord(n))
 		for _, w := range endpointWords {
-			if strings.Contains(n, w) {
+			if strings.HasPrefix(head, w) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// lastWord returns the last word of a Go name, its head noun: Addr of
+// opt.Addr, Broker of seedBroker, servers of servers.
+func lastWord(n string) string {
+	if i := strings.LastIndexAny(n, "._"); i >= 0 {
+		n = n[i+1:]
+	}
+	for i := len(n) - 1; i > 0; i-- {
+		if n[i] >= 'A' && n[i] <= 'Z' && n[i-1] >= 'a' && n[i-1] <= 'z' {
+			return n[i:]
+		}
+	}
+	return n
 }
 
 // failoverTarget reports whether a range over list is failover: the

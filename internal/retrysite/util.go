@@ -193,7 +193,7 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return false
 	}
 	path := typesx.PkgPath(fn)
-	if pureStd[path] || errorPackage(fn.Pkg()) {
+	if pureStd[path] || strings.HasPrefix(path, "crypto/") || errorPackage(fn.Pkg()) {
 		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {

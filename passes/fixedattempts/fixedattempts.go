@@ -122,9 +122,12 @@ func report(pass *analysis.Pass, cfg *Config, s *retrysite.Site) {
 		msg = fmt.Sprintf("%s retries without bound%s and with no %s: a failing dependency gets unbounded load", subject, note, lacks)
 	default:
 		cat = catUnknown
-		if b.Note != "" && s.Kind == retrysite.Loop {
+		switch {
+		case b.Note != "" && s.Kind == retrysite.Loop:
 			msg = fmt.Sprintf("%s makes as many attempts as %s allows, with no %s: a failing dependency gets every one of them", subject, b.Note, lacks)
-		} else {
+		case s.Kind == retrysite.Loop:
+			msg = fmt.Sprintf("%s stops on a condition that does not count its attempts, with no %s: a failing dependency gets every one until it holds", subject, lacks)
+		default:
 			msg = fmt.Sprintf("%s retries with no %s: a failing dependency gets every retry on top of its load", subject, lacks)
 		}
 	}

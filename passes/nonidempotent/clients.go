@@ -18,6 +18,9 @@ type valueIndex struct {
 	vals  map[types.Object][]ast.Expr
 	cfgs  map[types.Object][]config
 	fills map[types.Object][]*ast.CallExpr
+	addr  map[types.Object]bool // variables whose address is taken (&v)
+	incs  map[types.Object]bool // variables changed by ++, --, op= or a range clause
+	defs  map[types.Object]bool // variables declared with a value (v := e, var v = e)
 }
 
 // config is a field assignment or a method call on a variable or field.
@@ -62,6 +65,9 @@ func newValueIndex() *valueIndex {
 		vals:  make(map[types.Object][]ast.Expr),
 		cfgs:  make(map[types.Object][]config),
 		fills: make(map[types.Object][]*ast.CallExpr),
+		addr:  make(map[types.Object]bool),
+		incs:  make(map[types.Object]bool),
+		defs:  make(map[types.Object]bool),
 	}
 }
 
@@ -83,6 +89,11 @@ func (c *checker) index(ix *valueIndex, root ast.Node) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					if obj := c.storeTarget(l); obj != nil {
+						ix.incs[obj] = true
+					}
+				}
 				break
 			}
 			if len(n.Lhs) == len(n.Rhs) {
@@ -92,7 +103,21 @@ func (c *checker) index(ix *valueIndex, root ast.Node) {
 			} else if len(n.Rhs) == 1 {
 				store(n.Lhs[0], n.Rhs[0])
 			}
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] != nil {
+						ix.defs[c.pass.TypesInfo.Defs[id]] = true
+					}
+				}
+			}
 		case *ast.ValueSpec:
+			if len(n.Values) > 0 {
+				for _, id := range n.Names {
+					if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
+						ix.defs[obj] = true
+					}
+				}
+			}
 			for i, name := range n.Names {
 				if len(n.Names) == len(n.Values) {
 					store(name, n.Values[i])
@@ -114,6 +139,25 @@ func (c *checker) index(ix *valueIndex, root ast.Node) {
 			}
 		case *ast.CallExpr:
 			c.indexCall(ix, n)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if obj := c.storeTarget(n.X); obj != nil {
+					ix.addr[obj] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if obj := c.storeTarget(n.X); obj != nil {
+				ix.incs[obj] = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if e == nil {
+					continue
+				}
+				if obj := c.storeTarget(e); obj != nil {
+					ix.incs[obj] = true
+				}
+			}
 		}
 		return true
 	})
@@ -207,6 +251,9 @@ type clientInfo struct {
 func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 	if r.kind == kindResty {
 		if r.client == nil {
+			if r.wrap != nil && r.wrap.retries {
+				return &clientInfo{desc: "the resty client of " + funcName(c.pass.Pkg, r.wrap.fn)}
+			}
 			return nil
 		}
 		return c.restyRetries(r.client, 0)
@@ -319,6 +366,17 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 		case *ast.Ident:
 			if _, isNil := c.pass.TypesInfo.Uses[v].(*types.Nil); isNil {
 				known++
+				break
+			}
+			// A local variable: what is stored in it.
+			if lv := c.varOf(v); lv != nil && isLocal(lv) && lv != obj {
+				ci := c.retryableRetries(v, depth+1)
+				switch {
+				case ci == nil:
+					known++
+				case ci.at != nil:
+					return ci
+				}
 			}
 		}
 	}

@@ -15,16 +15,34 @@
 // reported.
 //
 // The pass reports a POST or PATCH request — the method a string constant
-// in any case, http.MethodPost, http.MethodPatch, or a constant that
-// resolves to one — built by http.NewRequest, http.NewRequestWithContext,
-// retryablehttp.NewRequest or retryablehttp.NewRequestWithContext, or sent
-// by http.Post, http.PostForm, (*http.Client).Post and PostForm, the
-// go-retryablehttp equivalents, or resty's Post, Patch and Execute, when
-// the request is retried:
+// in any case, http.MethodPost, http.MethodPatch, a constant that resolves
+// to one, or a local variable assigned once, from such a constant, where
+// it is declared (method := http.MethodPatch) and never changed after —
+// built by http.NewRequest, http.NewRequestWithContext,
+// retryablehttp.NewRequest or retryablehttp.NewRequestWithContext, or by a
+// request-building wrapper of the user's code called with the method (a
+// function that returns the request it builds with the method of one of
+// its string parameters, c.NewRequest(ctx, method, path, body), and sets
+// no idempotency key and no header it cannot name on it: a fact, so the
+// wrapper may live in another package; the wrapper's call is the
+// construction), or sent by http.Post, http.PostForm, (*http.Client).Post
+// and PostForm, the go-retryablehttp equivalents, or resty's Post, Patch
+// and Execute, when the request is retried:
 //   - sent inside a retry loop, or inside the operation function literal of
 //     a retry-library call or of a retry helper of the user's code (the
 //     shared retry-site analysis; helpers are known across packages through
 //     its facts), whether the request is built there or before;
+//   - or built and sent in a function of the package that a retry site's
+//     attempt calls, directly or through up to two more functions of the
+//     package: a loop's attempt and the calls it makes before the attempt
+//     on every iteration, every call of a retried function literal, or an
+//     operation passed as a function or method value. Static calls are
+//     followed, and an interface method call when the interface is
+//     declared in the package and exactly one type of the package
+//     implements it; function values and other interface calls are not.
+//     The diagnostic stays at the construction, with the retry site and
+//     the attempt's call as related information, and gets no fix (a key
+//     made before the retry cannot reach the request);
 //   - or sent through a retrying client: a go-retryablehttp client (it
 //     retries by default, RetryMax 4, unless RetryMax is set to 0 or every
 //     value stored in it is a literal without RetryMax), an *http.Client
@@ -32,9 +50,13 @@
 //     retryablehttp.RoundTripper transport, or a resty client with
 //     SetRetryCount(n), n > 0, in its own chain, on its variable, or on its
 //     field anywhere in the package;
-//   - or passed to a send wrapper of the user's code that sends its request
-//     parameter inside a retry site whatever the method (a fact; a wrapper
-//     that reads req.Method is taken to choose what it retries);
+//   - or passed to a send wrapper of the user's code that resends its
+//     request parameter whatever the method: it sends it inside a retry
+//     site of its own, or every send of it goes through a retrying client
+//     (made in the wrapper or held in a field); a fact, and a wrapper that
+//     reads req.Method is taken to choose what it retries. A wrapper that
+//     is only called by a retry site's attempt does not make its other
+//     callers' requests retried;
 //
 // and no idempotency-key header is set on it: Header.Set or Header.Add, an
 // assignment to the Header map or of a Header literal, resty SetHeader or
@@ -44,11 +66,19 @@
 // function, including copies made by WithContext, Clone and
 // retryablehttp.FromRequest. A POST retried only on connection errors is
 // reported too: the client cannot tell whether the request reached the
-// server. The diagnostic is at the construction (for http.Post and resty,
-// at the sending call), with the retry site as related information.
+// server. The diagnostic is at the construction (for http.Post, at the
+// sending call), with the retry site as related information.
+//
+// For resty the construction is the client's R() (or NewRequest) call, or
+// the call of a wrapper of the user's code that returns a new request from
+// its client's R() with no idempotency key and no header it cannot name
+// (func (a *API) R() *resty.Request { return a.client.R() }: a fact that
+// also says whether that client retries). The request is followed from
+// there to its Post, Patch or Execute call.
 //
 // When the key is set, the pass reports it if it comes from a generator
-// evaluated inside the retried code: github.com/google/uuid (New,
+// evaluated inside the retried code (including the functions of the
+// package an attempt calls, as above): github.com/google/uuid (New,
 // NewString, NewRandom, NewV7, ...), gofrs and satori uuid, hashicorp
 // go-uuid, crypto/rand (Read, Text, Int), math/rand, oklog/ulid, rs/xid,
 // segmentio/ksuid, nanoid, shortid, time.Now, and functions of the user's
@@ -118,17 +148,20 @@
 // Facts: the pass exports a KeyFact for functions that set an
 // idempotency-key header on a request or header-map parameter (and whether
 // they generate the key themselves), that set headers they cannot name on
-// one, that resend a request parameter inside a retry site, or that return
-// a freshly generated value. It is the pass's own fact
+// one, that resend a request parameter (inside a retry site, or through a
+// retrying client), that return a freshly generated value, that build and
+// return a request with the method of a parameter, or that return a new
+// resty request (and whether its client retries). It is the pass's own fact
 // type rather than the shared analysis's: the facts depend on this pass's
 // header list, and retrysite stays about retry sites. Because retrysite
 // already declares facts, drivers load every dependency from source
 // anyway; the extra cost is running this pass on the dependencies, which
 // it skips for the standard library.
 //
-// Limitations: request-building helpers that return a request (the method
-// passed as a parameter) and retry loops in another function than the
-// request are not followed; keys carried in the body (Square's
+// Limitations: a request built in one function and retried by a site in
+// another package (other than through a retry helper's operation or a
+// send wrapper's fact) is not followed, nor a per-attempt key generated by
+// a caller and passed down; keys carried in the body (Square's
 // idempotency_key, AWS ClientToken) are not seen; resty v3 and
 // failsafe-go's HTTP wrappers are not recognised; a POST used as a read
 // (a search or GraphQL query) is reported like any other.

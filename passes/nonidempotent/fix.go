@@ -22,7 +22,7 @@ import (
 // just before it is sent (the client resends the same request).
 func (c *checker) keyFix(r *request, rt *retry) *analysis.SuggestedFix {
 	file := fixutil.FileOf(c.pass, r.pos)
-	if file == nil || ast.IsGenerated(file) || fixutil.FileOf(c.pass, rt.send.Pos()) != file {
+	if file == nil || ast.IsGenerated(file) || fixutil.FileOf(c.pass, rt.send.Pos()) != file || rt.cross() {
 		return nil
 	}
 	sendStmt := c.stmtOf(rt.send)

@@ -163,7 +163,7 @@ func keyish(t types.Type) bool {
 }
 
 // mayHaveFact reports whether computeFact can find anything in fn: it takes
-// a request or header, or returns something a key could be.
+// a request or header, or returns a request or something a key could be.
 func mayHaveFact(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
@@ -171,7 +171,7 @@ func mayHaveFact(fn *types.Func) bool {
 			return true
 		}
 	}
-	return sig.Results().Len() > 0 && keyish(sig.Results().At(0).Type())
+	return sig.Results().Len() > 0 && (keyish(sig.Results().At(0).Type()) || reqParam(sig.Results().At(0).Type()) == rootReq)
 }
 
 // exportFacts computes a KeyFact for every function of the package that
@@ -278,13 +278,8 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 			r.hdrs[p] = true
 		}
 		c.collect(r)
-		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) {
-			for _, send := range r.sends {
-				if len(c.regionsOf(send)) > 0 {
-					f.Retries = append(f.Retries, i)
-					break
-				}
-			}
+		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) && c.resends(r) {
+			f.Retries = append(f.Retries, i)
 		}
 		if r.dynamic {
 			f.Dynamic = append(f.Dynamic, i)
@@ -301,6 +296,8 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 			}
 		}
 	}
+	f.Builds = c.builderParams(fd, fn)
+	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 && !f.Generates {

@@ -148,8 +148,17 @@ type KeyFact struct {
 	Sets      []int // parameters (requests or header maps) on which it sets an idempotency-key header
 	Fresh     []int // those of Sets whose key it generates itself, on every call
 	Dynamic   []int // parameters on which it sets headers whose names are not constants
-	Retries   []int // request parameters it sends inside a retry site, whatever their method
+	Retries   []int // request parameters it sends inside a retry site or through a retrying client, whatever their method
 	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
+	// Builds are the string parameters whose value is the method of the
+	// request it returns (a request-building wrapper: NewRequest(ctx,
+	// method, path, body)), which carries no idempotency key and no
+	// header it cannot name.
+	Builds []int
+	// Resty: it returns a new resty request from a client's R(), with no
+	// idempotency key and no header it cannot name; RestyRetries: that
+	// client retries (SetRetryCount).
+	Resty, RestyRetries bool
 }
 
 func (*KeyFact) AFact() {}
@@ -171,11 +180,21 @@ func (f *KeyFact) String() string {
 	if f.Generates {
 		parts = append(parts, "generates")
 	}
+	if len(f.Builds) > 0 {
+		parts = append(parts, fmt.Sprintf("builds=%v", f.Builds))
+	}
+	switch {
+	case f.RestyRetries:
+		parts = append(parts, "resty(retries)")
+	case f.Resty:
+		parts = append(parts, "resty")
+	}
 	return "idemKey(" + strings.Join(parts, ", ") + ")"
 }
 
 func (f *KeyFact) empty() bool {
-	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates
+	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
+		len(f.Builds) == 0 && !f.Resty
 }
 
 // checker holds the state of one run over a package.
@@ -184,6 +203,9 @@ type checker struct {
 	insp     *inspector.Inspector
 	sites    []*retrysite.Site
 	regions  map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
+	cross    map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
+	decls    map[*types.Func]*ast.FuncDecl        // the package's functions, built on first use
+	impls    map[*types.Named]types.Type          // the one implementation of an interface, or nil
 	local    map[*types.Func]*KeyFact             // facts of this package's functions
 	pkgVals  *valueIndex                          // values stored in fields and package variables
 	bodyVals map[*ast.BlockStmt]*valueIndex       // per function body, until pkgVals is built
@@ -208,6 +230,7 @@ func run(pass *analysis.Pass, headers *headerFlag) (any, error) {
 	if !c.relevant() {
 		return nil, nil
 	}
+	c.findCrossRegions()
 	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
 		if r := c.requestAt(cur); r != nil {
 			c.check(r)
@@ -280,12 +303,17 @@ func (c *checker) findRegions() {
 type region struct {
 	site *retrysite.Site
 	body *ast.BlockStmt
+	// via, when not nil, is the call of the site's per-attempt code that
+	// leads to the function whose body is body: the site is in another
+	// function.
+	via *ast.CallExpr
 }
 
 // regionsOf returns the retry sites that run n once per attempt, innermost
-// first. A function literal is a boundary unless it is itself the
-// operation of a retry site.
-func (c *checker) regionsOf(n ast.Node) []region {
+// first: those of n's function and, unless own is set, those whose
+// attempts call n's function. A function literal is a boundary unless it
+// is itself the operation of a retry site.
+func (c *checker) regionsOf(n ast.Node, own bool) []region {
 	cur, ok := astx.Find(c.insp.Root(), n)
 	if !ok {
 		return nil
@@ -295,7 +323,12 @@ func (c *checker) regionsOf(n ast.Node) []region {
 		switch x := p.Node().(type) {
 		case *ast.BlockStmt:
 			for _, s := range c.regions[x] {
-				out = append(out, region{s, x})
+				out = append(out, region{site: s, body: x})
+			}
+			if !own {
+				for _, cr := range c.cross[x] {
+					out = append(out, region{site: cr.site, body: x, via: cr.via})
+				}
 			}
 		case *ast.FuncLit:
 			if len(c.regions[x.Body]) == 0 {
@@ -316,13 +349,29 @@ func relatedText(s *retrysite.Site) string {
 	return "retried by " + s.API
 }
 
+// regionRelated is the related information of a request retried by reg:
+// the retry site and, when the site is in another function, the call of
+// its attempt that leads to the request.
+func (c *checker) regionRelated(reg region) []analysis.RelatedInformation {
+	rel := []analysis.RelatedInformation{{Pos: reg.site.Pos, Message: relatedText(reg.site)}}
+	if reg.via != nil {
+		name := types.ExprString(reg.via.Fun)
+		if fn := c.callee(reg.via); fn != nil {
+			name = fn.Name()
+		}
+		rel = append(rel, analysis.RelatedInformation{Pos: reg.via.Pos(), End: reg.via.End(),
+			Message: "each attempt calls " + name + " here"})
+	}
+	return rel
+}
+
 // check judges one request and reports it.
 func (c *checker) check(r *request) {
 	if c.done[r.pos] {
 		return
 	}
 	rt := c.retried(r)
-	if rt == nil || r.dynamic || r.escapes {
+	if rt == nil || r.dynamic || r.escapes || r.returned {
 		return
 	}
 	if len(r.keys) > 0 {
@@ -339,9 +388,8 @@ func (c *checker) check(r *request) {
 		msg = fmt.Sprintf("%s is retried without an idempotency key: a retry after a lost response can apply it twice", r.method)
 	}
 	d := analysis.Diagnostic{Pos: r.pos, End: r.end, Category: catNoKey, Message: msg}
-	for _, reg := range rt.regions {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: reg.site.Pos, Message: relatedText(reg.site)})
-		break
+	if len(rt.regions) > 0 {
+		d.Related = c.regionRelated(rt.regions[0])
 	}
 	if rt.client != nil && rt.client.at != nil {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: rt.client.at.Pos(), End: rt.client.at.End(), Message: rt.client.related})
@@ -360,13 +408,30 @@ type retry struct {
 	client  *clientInfo
 }
 
+// cross reports whether a retry site in another function retries the
+// request: a key made before it cannot reach the request, so there is no
+// fix.
+func (rt *retry) cross() bool {
+	for _, reg := range rt.regions {
+		if reg.via != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // retried returns how r is retried, or nil. A send inside a retry site's
 // per-attempt code wins over a retrying client.
 func (c *checker) retried(r *request) *retry {
 	var byClient *retry
 	for _, send := range r.sends {
-		regs := c.regionsOf(send)
-		regs = slices.DeleteFunc(regs, func(reg region) bool { return c.failover(reg.site, r) })
+		regs := c.regionsOf(send, false)
+		regs = slices.DeleteFunc(regs, func(reg region) bool {
+			if reg.via != nil {
+				return c.failover(reg.site, reg.via.Args)
+			}
+			return c.failover(reg.site, r.call.Args)
+		})
 		if len(regs) > 0 {
 			return &retry{send: send, regions: regs}
 		}
@@ -380,10 +445,10 @@ func (c *checker) retried(r *request) *retry {
 }
 
 // failover reports whether a counted loop sends a different request on
-// each iteration: the request's construction uses the loop counter, as in
-// urls[i] (failover over a list), directly or through variables set in
-// the loop.
-func (c *checker) failover(s *retrysite.Site, r *request) bool {
+// each iteration: the request's construction (or the call that leads to
+// it, args) uses the loop counter, as in urls[i] (failover over a list),
+// directly or through variables set in the loop.
+func (c *checker) failover(s *retrysite.Site, args []ast.Expr) bool {
 	var counter types.Object
 	switch n := s.Node.(type) {
 	case *ast.ForStmt:
@@ -426,7 +491,7 @@ func (c *checker) failover(s *retrysite.Site, r *request) bool {
 		})
 		return found
 	}
-	for _, a := range r.call.Args {
+	for _, a := range args {
 		if uses(a, 0) {
 			return true
 		}
@@ -460,9 +525,9 @@ func (c *checker) checkPerAttempt(r *request, rt *retry) {
 			}
 			d := analysis.Diagnostic{
 				Pos: g.Pos(), End: g.End(), Category: catPerAttempt, Message: msg,
-				Related: []analysis.RelatedInformation{{Pos: reg.site.Pos, Message: relatedText(reg.site)}},
+				Related: c.regionRelated(reg),
 			}
-			if k.helper == nil {
+			if k.helper == nil && !rt.cross() {
 				if fix := c.hoistFix(r, rt, k, g); fix != nil {
 					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 				}
@@ -506,7 +571,7 @@ func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
 
 // regionHolding returns the first of regs whose per-attempt code holds n.
 func (c *checker) regionHolding(n ast.Node, regs []region) (region, bool) {
-	for _, reg := range c.regionsOf(n) {
+	for _, reg := range c.regionsOf(n, false) {
 		for _, r := range regs {
 			if r.site == reg.site {
 				return r, true

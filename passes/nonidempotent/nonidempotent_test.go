@@ -1,6 +1,8 @@
 package nonidempotent_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -12,7 +14,45 @@ import (
 func TestNonIdempotent(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, nonidempotent.Analyzer,
-		"loops", "libs", "clients", "helpers", "helperuse", "perattempt", "negative")
+		"loops", "libs", "clients", "helpers", "helperuse", "perattempt", "negative",
+		"crossfunc", "apiclient", "builders", "methodlocal", "retryclient", "restywrap")
+}
+
+// TestCrossRelated checks where the related information of a request
+// built in a function an attempt calls points: the retry site, then the
+// call of the attempt that leads to the request.
+func TestCrossRelated(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	results := analysistest.Run(t, dir, nonidempotent.Analyzer, "crossfunc")
+	want := map[int][]string{
+		23:  {"36: retried by this loop", "37: each attempt calls upload here"},
+		139: {"170: retried by withRetry", "168: each attempt calls Store here"},
+		179: {"184: retried by this loop", "185: each attempt calls chargeOnce here"},
+	}
+	seen := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			line := r.Pass.Fset.Position(d.Pos).Line
+			w, ok := want[line]
+			if !ok {
+				continue
+			}
+			seen++
+			var got []string
+			for _, rel := range d.Related {
+				got = append(got, fmt.Sprintf("%d: %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
+			}
+			if !slices.Equal(got, w) {
+				t.Errorf("related information of the diagnostic at line %d:\n got %q\nwant %q", line, got, w)
+			}
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("the diagnostic at line %d offers a fix across the function boundary", line)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d diagnostics checked", seen, len(want))
+	}
 }
 
 func TestFixes(t *testing.T) {

@@ -40,10 +40,14 @@ type request struct {
 	sends    []*ast.CallExpr       // calls that send it, in source order
 	keys     []keyEvent            // places that set an idempotency key on it
 	dynamic  bool                  // headers are set that the pass cannot name
-	escapes  bool                  // the request leaves the function's sight (stored, returned)
+	escapes  bool                  // the request leaves the function's sight (stored, sent on a channel)
+	returned bool                  // the function returns it
 	// resty only
-	client ast.Expr      // the client expression (c in c.R()), nil when unknown
-	rcall  *ast.CallExpr // the c.R() call of an inline chain
+	client  ast.Expr      // the client expression (c in c.R()), nil when unknown
+	rcall   *ast.CallExpr // the c.R() call of an inline chain
+	wrap    *restyWrap    // the wrapper of the user's code that made the request, if one did
+	rconstr *ast.CallExpr // the call that made the request: c.R() or the wrapper's
+	rambig  bool          // several calls may have made it
 }
 
 // keyEvent is a place that sets an idempotency-key header.
@@ -77,6 +81,14 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 		r := &request{kind: kindPost, method: "POST", call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur)}
 		r.sends = []*ast.CallExpr{call}
 		return r
+	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || path == pathRetryable || path == pathResty) && c.methodArg(call) >= 0:
+		// A request-building wrapper (KeyFact.Builds): the call is the
+		// construction.
+		m := c.method(arg(call, c.methodArg(call)))
+		if m == "" {
+			return nil
+		}
+		return c.valueRequest(cur, call, m)
 	case path == pathResty && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
 		m := strings.ToUpper(name)
 		if name == "Execute" {
@@ -91,11 +103,23 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 }
 
 // method returns "POST" or "PATCH" when e is a constant naming one of them
-// in any case, else "".
+// in any case, or a local variable assigned once, from such a constant
+// (method := http.MethodPatch), and never through a pointer; else "".
 func (c *checker) method(e ast.Expr) string {
 	s, ok := c.stringConst(e)
 	if !ok {
-		return ""
+		v := c.varOf(e)
+		if v == nil || !isLocal(v) {
+			return ""
+		}
+		ix := c.values()
+		vals := ix.vals[v]
+		if len(vals) != 1 || !ix.defs[v] || ix.addr[v] || ix.incs[v] {
+			return ""
+		}
+		if s, ok = c.stringConst(vals[0]); !ok {
+			return ""
+		}
 	}
 	switch {
 	case strings.EqualFold(s, "POST"):
@@ -145,15 +169,10 @@ func (c *checker) restyRequest(cur inspector.Cursor, call *ast.CallExpr, method 
 		vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{},
 	}
 	r.sends = []*ast.CallExpr{call}
-	if root := c.restyChain(r, sel.X, true); root != nil {
-		r.vars[root] = true
-		for _, v := range c.values().vals[root] {
-			c.restyChain(r, v, false)
-		}
-		c.collect(r)
-	}
-	if r.client != nil && c.restyClientKey(r.client, 0) {
-		r.dynamic = true // the client sets the key, or headers we cannot name, on every request
+	c.restyFrom(r, sel.X)
+	if r.rconstr != nil && !r.rambig {
+		// The construction is the R() call (design.md, nonidempotent).
+		r.pos, r.end = r.rconstr.Pos(), r.rconstr.End()
 	}
 	return r
 }
@@ -171,6 +190,17 @@ func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		f := c.callee(call)
+		if f != nil && typesx.PkgPath(f) != pathResty && !typesx.IsInterfaceMethod(f) {
+			if kf := c.keyFact(f); kf != nil && kf.Resty {
+				// A wrapper of the user's code that returns a new request.
+				r.wrap = &restyWrap{fn: f, retries: kf.RestyRetries}
+				r.constructed(call)
+				if inline {
+					r.rcall = call
+				}
+				return nil
+			}
+		}
 		if !ok || f == nil || typesx.PkgPath(f) != pathResty {
 			r.dynamic = true // built by code we do not follow
 			return nil
@@ -179,6 +209,7 @@ func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
 		case "Client":
 			if f.Name() == "R" || f.Name() == "NewRequest" {
 				r.client = sel.X
+				r.constructed(call)
 				if inline {
 					r.rcall = call
 				}
@@ -471,7 +502,14 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			return
 		case *ast.ValueSpec:
 			return
-		case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.UnaryExpr:
+		case *ast.ReturnStmt:
+			if isHdr {
+				r.escapes = true
+			} else {
+				r.returned = true
+			}
+			return
+		case *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.UnaryExpr:
 			r.escapes = true
 			return
 		}

@@ -25,8 +25,8 @@ import (
 // loop) to the one dependency whose sites its function holds.
 func (c *checker) splitFix(sh *shared, deps []dep) *analysis.SuggestedFix {
 	for _, u := range sh.uses {
-		if u.dep.key == "" {
-			return nil
+		if u.dep.key == "" || u.via != nil {
+			return nil // one expression serves several dependencies through the callers
 		}
 	}
 	switch sh.id.kind {

@@ -124,15 +124,19 @@ const (
 	bVar   bkind = iota + 1 // a package-level variable
 	bField                  // a struct field (one budget per field of a type)
 	bEntry                  // a registry or map entry taken with a constant key
+	bParam                  // a parameter of a function with no caller in the package
+	bLocal                  // a local variable of a caller, made by a constructor, passed to a function
+	bMade                   // a constructor call passed to a function
 )
 
 // budgetID identifies one budget object.
 type budgetID struct {
 	kind bkind
-	obj  *types.Var // the variable or field; for entries, the registry's
-	key  string     // entries: the constant key, exactly
+	obj  *types.Var // the variable, field or parameter; for entries, the registry's; nil for bMade
+	key  string     // entries: the constant key, exactly; bMade: the call's position
 	name string     // for messages: defaultBudget, Service.budget, reg.For("default")
 	reg  bool       // entries: taken from the budget package's Registry
+	node ast.Expr   // bMade: the constructor call
 }
 
 // idKey is the map key of a budget identity.
@@ -142,7 +146,9 @@ type idKey struct {
 	key   string
 }
 
-func (id budgetID) mapKey() idKey { return idKey{id.obj, id.kind == bEntry, id.key} }
+func (id budgetID) mapKey() idKey {
+	return idKey{id.obj, id.kind == bEntry || id.kind == bMade, id.key}
+}
 
 // budgetOf identifies the budget an expression denotes: a package
 // variable, a field (the same field of the same type is one budget), or a

@@ -51,6 +51,9 @@ type checker struct {
 	insp  *inspector.Inspector
 	vars  map[*types.Var]*varInfo
 	sites []*retrysite.Site
+
+	params map[*types.Var]paramRef         // parameters of the package's function declarations
+	calls  map[*types.Func][]*ast.CallExpr // static calls of the package's functions, built on first use
 }
 
 // use is one retry site guarded by a budget.
@@ -58,6 +61,9 @@ type use struct {
 	site *retrysite.Site
 	expr ast.Expr // the budget expression at the site
 	dep  dep
+	// via is the call, in a caller of the site's function, that passes the
+	// budget or the dependency the site's function takes as a parameter.
+	via *ast.CallExpr
 }
 
 // shared is a budget and the sites it guards.
@@ -84,25 +90,60 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c.indexVars()
+	c.indexParams()
 
 	byID := make(map[idKey]*shared)
 	var order []*shared
+	add := func(id budgetID, u use, typ types.Type) {
+		sh := byID[id.mapKey()]
+		if sh == nil {
+			sh = &shared{id: id, typ: typ}
+			byID[id.mapKey()] = sh
+			order = append(order, sh)
+		}
+		for _, o := range sh.uses {
+			if o.site == u.site && o.via == u.via && o.dep == u.dep {
+				return
+			}
+		}
+		sh.uses = append(sh.uses, u)
+	}
 	for _, s := range sites.List {
-		seen := map[idKey]bool{}
+		seen := map[any]bool{}
 		for _, g := range c.retryGuards(s) {
+			// The budget: one the package names, or a parameter of the
+			// site's function that its callers fill.
 			id, ok := c.budgetOf(g.Budget, 0)
-			if !ok || seen[id.mapKey()] {
+			var bp *types.Var
+			if !ok {
+				if bp = c.paramOf(g.Budget); bp == nil {
+					continue
+				}
+			}
+			var key any = id.mapKey()
+			if bp != nil {
+				key = bp
+			}
+			if seen[key] {
 				continue
 			}
-			seen[id.mapKey()] = true
-			u := use{site: s, expr: g.Budget, dep: c.siteDep(attemptsOf(s))}
-			sh := byID[id.mapKey()]
-			if sh == nil {
-				sh = &shared{id: id, typ: pass.TypesInfo.TypeOf(g.Budget)}
-				byID[id.mapKey()] = sh
-				order = append(order, sh)
+			seen[key] = true
+			typ := pass.TypesInfo.TypeOf(g.Budget)
+			d := c.siteDep(attemptsOf(s))
+			var dp *types.Var
+			var dk depKind
+			if d.key == "" {
+				dp, dk = c.depParam(s)
 			}
-			sh.uses = append(sh.uses, u)
+			switch {
+			case bp == nil && dp == nil:
+				add(id, use{site: s, expr: g.Budget, dep: d}, typ)
+			case bp != nil && dp == nil && d.key == "":
+				// A budget parameter guarding an unknown dependency (a
+				// retry helper's own loop) says nothing.
+			default:
+				c.resolve(pending{site: s, expr: g.Budget, typ: typ, budget: id, bparam: bp, dep: d, dparam: dp, dkind: dk}, 0, add)
+			}
 		}
 	}
 	for _, sh := range order {
@@ -261,9 +302,13 @@ func (c *checker) report(sh *shared, deps []dep) {
 		Message: fmt.Sprintf("%s %s guards retries to %s: %s",
 			what, sh.id.name, list(depNames(deps)), drains(len(deps))),
 	}
-	if obj := sh.id.obj; sh.id.kind != bEntry && obj.Pkg() == c.pass.Pkg && c.inPackage(obj.Pos()) {
+	obj := sh.id.obj
+	switch {
+	case sh.id.kind == bMade:
+		d.Pos, d.End = sh.id.node.Pos(), sh.id.node.End()
+	case sh.id.kind != bEntry && obj.Pkg() == c.pass.Pkg && c.inPackage(obj.Pos()):
 		d.Pos, d.End = obj.Pos(), obj.Pos()+token.Pos(len(obj.Name()))
-	} else {
+	default:
 		d.Pos, d.End = sh.uses[0].expr.Pos(), sh.uses[0].expr.End()
 	}
 	names := make(map[string]string)
@@ -275,12 +320,25 @@ func (c *checker) report(sh *shared, deps []dep) {
 		if u.dep.key != "" {
 			msg = "guards retries to " + names[u.dep.key]
 		}
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.expr.Pos(), End: u.expr.End(), Message: msg})
+		var at ast.Node = u.expr
+		if u.via != nil {
+			at = u.via
+			msg += " through " + calleeName(c.info, u.via)
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at.Pos(), End: at.End(), Message: msg})
 	}
 	if fix := c.splitFix(sh, deps); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	suppress.Report(c.pass, d)
+}
+
+// calleeName names the function a call invokes, for messages.
+func calleeName(info *types.Info, call *ast.CallExpr) string {
+	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok {
+		return fn.Name()
+	}
+	return types.ExprString(call.Fun)
 }
 
 // inPackage reports whether pos lies in one of the package's files.

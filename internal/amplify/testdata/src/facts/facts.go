@@ -271,3 +271,30 @@ func (c *Client) Larger(ctx context.Context) error { // want Larger:`amp\(18: fa
 	}
 	return err
 }
+
+// retryN is a helper counted by its parameter.
+func retryN(n int, op func() error) error { // want retryN:`amp\(≥\?: facts.retryN\)`
+	var err error
+	for i := 0; i < n; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A helper called with a constant multiplies by it: 3 × the 4 of
+// AroundFour.
+func (c *Client) HelperConst(ctx context.Context) error { // want HelperConst:`amp\(12: `
+	return retryN(3, func() error { return c.AroundFour(ctx) })
+}
+
+func (c *Client) AroundFour(ctx context.Context) error { // want AroundFour:`amp\(4: `
+	var err error
+	for range 4 {
+		if err = c.dep.Once(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}

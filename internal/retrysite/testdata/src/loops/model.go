@@ -722,3 +722,93 @@ func waitState(changes <-chan string, want string) error {
 		}
 	}
 }
+
+var errMissing = errors.New("missing")
+
+// Look-alike: a re-read after a one-time local repair. The second read is
+// of a repaired state, and there is no third.
+func readRepaired(ctx context.Context, c *Client, repair func() error) (string, error) {
+	repaired := false
+	for {
+		v, err := c.Get(ctx, "config")
+		if err == nil {
+			return v, nil
+		}
+		if repaired || !errors.Is(err, errMissing) {
+			return "", err
+		}
+		if err := repair(); err != nil {
+			return "", err
+		}
+		repaired = true
+	}
+}
+
+// Its look-alike: one retry of the same read, with no repair between.
+func retryOnce(ctx context.Context, c *Client) (string, error) {
+	retried := false
+	for { // want `loop \[2 attempts\]`
+		v, err := c.Get(ctx, "config")
+		if err == nil {
+			return v, nil
+		}
+		if retried {
+			return "", err
+		}
+		retried = true
+		time.Sleep(time.Second)
+	}
+}
+
+// A failed read of the attempt's stream is the attempt's own failure: the
+// stream is opened again.
+func readAgain(ctx context.Context, open func(context.Context) (io.ReadCloser, error), p []byte) (int, error) {
+	var body io.ReadCloser
+	for try := 0; try < 3; try++ { // want `loop \[3 attempts\]`
+		if body == nil {
+			b, err := open(ctx)
+			if err != nil {
+				return 0, err
+			}
+			body = b
+		}
+		n, err := body.Read(p)
+		if err == nil || errors.Is(err, io.EOF) {
+			return n, err
+		}
+		body.Close()
+		body = nil
+	}
+	return 0, errBusy
+}
+
+type recoverer struct {
+	c        *Client
+	attempts int
+	max      int
+}
+
+// A count tested at the top of each iteration, before the attempt, counts
+// the attempts made: up to r.max of them.
+func (r *recoverer) recover(ctx context.Context) error {
+	for { // want `loop \[r.max attempts\]`
+		if r.attempts >= r.max {
+			return errBusy
+		}
+		r.attempts++
+		if err := r.c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A test of something decided before the loop bounds nothing.
+func policyOrNot(ctx context.Context, c *Client, retryable bool) error {
+	for { // want `loop \[unbounded\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil || !retryable {
+			return err
+		}
+	}
+}

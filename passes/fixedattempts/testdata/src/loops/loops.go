@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"syscall"
 	"time"
 )
 
@@ -113,5 +114,31 @@ func transientOnly(ctx context.Context, c *Client) error {
 		if err == nil || !isTransient(err) {
 			return err
 		}
+	}
+}
+
+var connect = func() error { return nil }
+
+// Its look-alike: a refused connection is a failing dependency.
+func refused() error {
+	for { // want `retry loop retries without bound`
+		err := connect()
+		if err != syscall.ECONNREFUSED {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A loop that stops on a state it does not count.
+func untilFull(ctx context.Context, c *Client, items []string) error {
+	for { // want `retry loop stops on a condition that does not count its attempts, with no retry budget`
+		if err := c.Get(ctx); err == nil {
+			return nil
+		}
+		if len(items) > 3 {
+			return errors.New("full")
+		}
+		items = append(items, "x")
 	}
 }

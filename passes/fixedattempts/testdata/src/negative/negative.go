@@ -3,6 +3,7 @@ package negative
 import (
 	"context"
 	"errors"
+	"syscall"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -189,3 +190,15 @@ func conflictName(ctx context.Context, c *Client) error {
 	}
 	return errors.New("gave up")
 }
+
+// Retrying an interrupted system call is local: exempt.
+func readEINTR(fd int, p []byte) (int, error) {
+	for {
+		n, err := readFD(fd, p)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
+var readFD = func(fd int, p []byte) (int, error) { return syscall.Read(fd, p) }

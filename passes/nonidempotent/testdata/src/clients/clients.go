@@ -112,8 +112,8 @@ func newShop() *shop {
 }
 
 func (s *shop) order(body any) error {
-	req := s.http.R().SetBody(body)
-	_, err := req.Execute("PATCH", "https://api.example.com/orders/1") // want `PATCH is retried by resty without`
+	req := s.http.R().SetBody(body) // want `PATCH is retried by resty without`
+	_, err := req.Execute("PATCH", "https://api.example.com/orders/1")
 	return err
 }
 

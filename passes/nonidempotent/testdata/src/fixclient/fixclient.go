@@ -29,9 +29,9 @@ func order(body any) error {
 }
 
 func patch(body any) error {
-	r := api.R()
+	r := api.R() // want `PATCH is retried by resty without`
 	r.SetBody(body)
-	_, err := r.Patch("https://api.example.com/orders/1") // want `PATCH is retried by resty without`
+	_, err := r.Patch("https://api.example.com/orders/1")
 	return err
 }
 

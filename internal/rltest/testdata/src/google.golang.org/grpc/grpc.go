@@ -19,6 +19,7 @@ func WithDefaultServiceConfig(s string) DialOption                     { return 
 func WithDisableRetry() DialOption                                     { return nil }
 func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption         { return nil }
 func WithChainUnaryInterceptor(f ...UnaryClientInterceptor) DialOption { return nil }
+func WithStreamInterceptor(f StreamClientInterceptor) DialOption       { return nil }
 func (cc *ClientConn) Invoke(ctx context.Context, method string, args, reply any, opts ...CallOption) error {
 	return nil
 }

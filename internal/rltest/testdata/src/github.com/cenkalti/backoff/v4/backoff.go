@@ -60,3 +60,9 @@ func RetryWithData[T any](o OperationWithData[T], b BackOff) (T, error) {
 	return t, nil
 }
 func Permanent(err error) error { return err }
+
+type Ticker struct{ C <-chan time.Time }
+
+func NewTicker(b BackOff) *Ticker { return nil }
+
+func (t *Ticker) Stop() {}

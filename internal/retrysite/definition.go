@@ -66,6 +66,9 @@ type state struct {
 	out      outcome
 	guarded  bool // a budget was asked on this path since the attempt
 	conflict bool // the attempt's error was found to be a concurrency conflict
+	// interrupted: the attempt's error was found to be an interrupted or
+	// blocked system call (EINTR, EAGAIN).
+	interrupted bool
 	// passedHead: the path went through the loop's head since the
 	// attempt, so reaching the attempt again is a new iteration of this
 	// loop, not of a loop nested in it.
@@ -115,12 +118,14 @@ type flow struct {
 	// beyondConflicts are the failures that reach the attempt again
 	// without having been found to be concurrency conflicts.
 	beyondConflicts outcome
-	exits           []exit // branches where a failing path can stop retrying
-	guards          []*ast.CallExpr
-	arrivals        []state
-	graph           map[fkey]*fnode // the explored graph, for the meeting point
-	root            fkey
-	budgetHit       bool // the exploration was cut short
+	// beyondInterrupts: the same for interrupted system calls.
+	beyondInterrupts outcome
+	exits            []exit // branches where a failing path can stop retrying
+	guards           []*ast.CallExpr
+	arrivals         []state
+	graph            map[fkey]*fnode // the explored graph, for the meeting point
+	root             fkey
+	budgetHit        bool // the exploration was cut short
 }
 
 // exit is a branch where a path that carries a failure can leave the loop.
@@ -182,7 +187,7 @@ func (f *flow) run(start outcome) {
 		fn := f.graph[k]
 		b := f.l.g.Blocks[k.block]
 		st := k.st
-		if b.Stmt == f.l.stmt {
+		if b.Stmt == f.l.stmt && k != f.root {
 			st.passedHead = true
 			if b.Kind == cfg.KindRangeLoop && f.l.counter != nil {
 				if i := f.slot(f.l.counter); i >= 0 {
@@ -239,6 +244,9 @@ func (f *flow) run(start outcome) {
 			}
 			if !st.conflict {
 				f.beyondConflicts |= st.out & oTransient
+			}
+			if !st.interrupted {
+				f.beyondInterrupts |= st.out & oTransient
 			}
 			f.arrivals = append(f.arrivals, st)
 			continue

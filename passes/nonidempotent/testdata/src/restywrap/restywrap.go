@@ -1,0 +1,109 @@
+// Package restywrap builds its resty requests with a wrapper of its own
+// over a client field: the diagnostic goes to the wrapper's R() call, the
+// construction.
+package restywrap
+
+import (
+	"errors"
+	"time"
+
+	resty "github.com/go-resty/resty/v2"
+)
+
+type API struct {
+	client *resty.Client
+	plain  *resty.Client
+	keyed  *resty.Client
+	extra  map[string]string
+}
+
+func NewAPI() *API {
+	return &API{
+		client: resty.New().SetRetryCount(3),
+		plain:  resty.New(),
+		keyed:  resty.New().SetRetryCount(3).SetHeader("Idempotency-Key", "fixed"),
+	}
+}
+
+// R returns a new request of the retrying client.
+func (a *API) R() *resty.Request { // want R:`idemKey\(resty\(retries\)\)`
+	return a.client.R().SetHeader("User-Agent", "restywrap")
+}
+
+// Plain returns a new request of a client that does not retry.
+func (a *API) Plain() *resty.Request { // want Plain:`idemKey\(resty\)`
+	req := a.plain.R()
+	req.SetHeader("Accept", "application/json")
+	return req
+}
+
+// Traced wraps R.
+func (a *API) Traced() *resty.Request { // want Traced:`idemKey\(resty\(retries\)\)`
+	return a.R().SetHeader("X-Trace", "on")
+}
+
+func (a *API) Create(body any) error {
+	_, err := a.R().SetBody(body).Post("https://api.example.com/orders") // want `POST is retried by the resty client of API.R without an idempotency key`
+	return err
+}
+
+func (a *API) Update(body any) error {
+	resp, err := a.Traced(). // want `PATCH is retried by the resty client of API.Traced without`
+					SetBody(body).
+					Patch("https://api.example.com/orders/1")
+	_ = resp
+	return err
+}
+
+func (a *API) Send(body any) error {
+	req := a.R() // want `POST is retried by the resty client of API.R without`
+	req.SetBody(body)
+	_, err := req.Execute("POST", "https://api.example.com/orders")
+	return err
+}
+
+// A client that does not retry, in a retry loop.
+func (a *API) Loop(body any) error {
+	for i := 0; i < 3; i++ {
+		if _, err := a.Plain().SetBody(body).Post("https://api.example.com/orders"); err == nil { // want `POST is retried without an idempotency key`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Look-alikes.
+
+// KeyedR sets a key: not a wrapper whose requests lack one.
+func (a *API) KeyedR(key string) *resty.Request {
+	return a.client.R().SetHeader("Idempotency-Key", key)
+}
+
+// ExtraR sets headers it cannot name.
+func (a *API) ExtraR() *resty.Request {
+	return a.client.R().SetHeaders(a.extra)
+}
+
+// ClientKeyR is a request of a client that sets the key on every request.
+func (a *API) ClientKeyR() *resty.Request {
+	return a.keyed.R()
+}
+
+// Maybe returns a request it was given.
+func (a *API) Maybe(r *resty.Request) *resty.Request {
+	if r != nil {
+		return r
+	}
+	return a.client.R()
+}
+
+func (a *API) lookalikes(body any, key string) {
+	a.Plain().SetBody(body).Post("https://api.example.com/once")
+	a.R().SetBody(body).Put("https://api.example.com/orders/1")
+	a.R().SetHeader("Idempotency-Key", key).SetBody(body).Post("https://api.example.com/orders")
+	a.KeyedR(key).SetBody(body).Post("https://api.example.com/orders")
+	a.ExtraR().SetBody(body).Post("https://api.example.com/orders")
+	a.ClientKeyR().SetBody(body).Post("https://api.example.com/orders")
+	a.Maybe(nil).SetBody(body).Post("https://api.example.com/orders")
+}

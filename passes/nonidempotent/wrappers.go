@@ -1,0 +1,209 @@
+package nonidempotent
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
+)
+
+// resends reports whether a function resends its request parameter r
+// whatever its method: it sends it inside a retry site of its own, or
+// every send of it goes through a retrying client.
+func (c *checker) resends(r *request) bool {
+	for _, send := range r.sends {
+		if len(c.regionsOf(send, true)) > 0 {
+			return true
+		}
+	}
+	if len(r.sends) == 0 {
+		return false
+	}
+	for _, send := range r.sends {
+		if c.sendClient(r, send) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// methodArg returns the index of the argument that is the method of the
+// request a call builds: http.NewRequest, http.NewRequestWithContext,
+// their go-retryablehttp equivalents, and request-building wrappers
+// (KeyFact.Builds); -1 for other calls.
+func (c *checker) methodArg(call *ast.CallExpr) int {
+	fn := c.callee(call)
+	if fn == nil {
+		return -1
+	}
+	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
+	if (path == "net/http" || path == pathRetryable) && recv == "" {
+		switch name {
+		case "NewRequest":
+			return 0
+		case "NewRequestWithContext":
+			return 1
+		}
+		return -1
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 || reqParam(sig.Results().At(0).Type()) != rootReq {
+		return -1
+	}
+	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
+		return f.Builds[0]
+	}
+	return -1
+}
+
+// builderParams returns the string parameters of a function whose value
+// is the method of the request it builds and returns, when it sets no
+// idempotency key and no header it cannot name on it: the request-building
+// wrapper c.NewRequest(ctx, method, path, body).
+func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	if rt := sig.Results().At(0).Type(); !isNamedPtr(rt, "net/http", "Request") && !isNamedPtr(rt, pathRetryable, "Request") {
+		return nil
+	}
+	params := make(map[types.Object]int)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			params[p] = i
+		}
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	bodyCur, ok := astx.Find(c.insp.Root(), fd.Body)
+	if !ok {
+		return nil
+	}
+	var out []int
+	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		mi := c.methodArg(call)
+		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
+			continue
+		}
+		id, ok := ast.Unparen(arg(call, mi)).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		p := c.pass.TypesInfo.Uses[id]
+		i, ok := params[p]
+		if !ok || slices.Contains(out, i) || c.changed(fd.Body, p) {
+			continue
+		}
+		if c.returnsClean(cur, call) {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// changed reports whether a variable is assigned in body, or its address
+// taken.
+func (c *checker) changed(body *ast.BlockStmt, v types.Object) bool {
+	ix := c.bodyValues(body)
+	return len(ix.vals[v]) > 0 || ix.addr[v] || ix.incs[v]
+}
+
+// returnsClean reports whether the request a builder call makes is
+// returned by its function with no idempotency key, nothing set on it
+// that the pass cannot name, and not kept anywhere else.
+func (c *checker) returnsClean(cur inspector.Cursor, call *ast.CallExpr) bool {
+	if ret, ok := cur.Parent().Node().(*ast.ReturnStmt); ok {
+		return len(ret.Results) > 0 && ret.Results[0] == ast.Expr(call)
+	}
+	r := c.valueRequest(cur, call, "POST")
+	return r != nil && r.returned && !r.escapes && !r.dynamic && len(r.keys) == 0
+}
+
+// restyWrapper reports whether a function returns a new resty request
+// made by a client's R() (or by another such wrapper), with no
+// idempotency key and no header the pass cannot name, on every return of
+// a request; and whether that client retries.
+func (c *checker) restyWrapper(fd *ast.FuncDecl, fn *types.Func) (ok, retries bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || !isRestyRequest(sig.Results().At(0).Type()) {
+		return false, false
+	}
+	bad := false
+	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+		ret, isRet := n.(*ast.ReturnStmt)
+		if !isRet || bad {
+			return !bad
+		}
+		if len(ret.Results) == 0 {
+			bad = true // a named result
+			return false
+		}
+		e := ast.Unparen(ret.Results[0])
+		if id, isID := e.(*ast.Ident); isID {
+			if _, isNil := c.pass.TypesInfo.Uses[id].(*types.Nil); isNil {
+				return false
+			}
+		}
+		r := &request{kind: kindResty, fn: fd, vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{}}
+		c.restyFrom(r, e)
+		if r.client == nil && r.wrap == nil || r.dynamic || r.escapes || len(r.keys) > 0 {
+			bad = true
+			return false
+		}
+		ok = true
+		switch {
+		case r.wrap != nil:
+			retries = retries || r.wrap.retries
+		case c.restyRetries(r.client, 0) != nil:
+			retries = true
+		}
+		return false
+	})
+	if bad || !ok {
+		return false, false
+	}
+	return true, retries
+}
+
+// restyWrap is a function of the user's code that returns a new resty
+// request (KeyFact.Resty).
+type restyWrap struct {
+	fn      *types.Func
+	retries bool // its client retries
+}
+
+// restyFrom follows a resty request expression x: its chain down to the
+// client's R() (or a wrapper's call) and, when the chain starts at a
+// variable, that variable's values and uses.
+func (c *checker) restyFrom(r *request, x ast.Expr) {
+	if root := c.restyChain(r, x, true); root != nil {
+		r.vars[root] = true
+		for _, v := range c.values().vals[root] {
+			c.restyChain(r, v, false)
+		}
+		c.collect(r)
+	}
+	if r.client != nil && c.restyClientKey(r.client, 0) {
+		r.dynamic = true // the client sets the key, or headers we cannot name, on every request
+	}
+}
+
+// constructed records the call that makes a resty request: a client's
+// R() or NewRequest, or a wrapper's call.
+func (r *request) constructed(call *ast.CallExpr) {
+	switch {
+	case r.rconstr == nil:
+		r.rconstr = call
+	case r.rconstr != call:
+		r.rambig = true
+	}
+}
