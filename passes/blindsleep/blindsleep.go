@@ -152,6 +152,8 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		}
 		waits = append(waits, c.waitsIn(n)...)
 	}
+	var blind []wait
+	var p *inherit.Param
 	for _, w := range waits {
 		if c.done[w.at.Pos()] {
 			continue
@@ -160,12 +162,16 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		if !ok {
 			continue
 		}
-		p := inherit.Of(c.pass.TypesInfo, cur)
-		if p == nil {
+		wp := inherit.Of(c.pass.TypesInfo, cur)
+		if wp == nil || p != nil && wp.Var != p.Var {
 			continue
 		}
+		p = wp
 		c.done[w.at.Pos()] = true
-		c.report(s, w, p, checks)
+		blind = append(blind, w)
+	}
+	if len(blind) > 0 {
+		c.report(s, blind, p, checks)
 	}
 }
 
@@ -179,9 +185,13 @@ func (c *checker) commSelect(stmt ast.Stmt) *ast.SelectStmt {
 	return sel
 }
 
-// timerSelect reports a select whose every case receives from a timer
-// (and which has no default): it waits like a sleep.
+// timerSelect reports a select whose one case receives from a timer: it
+// waits like a sleep. A select of several timers (a wait and an overall
+// timeout of its own) is a designed wait, left alone.
 func (c *checker) timerSelect(sel *ast.SelectStmt) (wait, bool) {
+	if len(sel.Body.List) != 1 {
+		return wait{}, false
+	}
 	var first ast.Expr
 	for _, cl := range sel.Body.List {
 		cc, ok := cl.(*ast.CommClause)
@@ -314,7 +324,10 @@ func (c *checker) callee(call *ast.CallExpr) *types.Func {
 	return fn
 }
 
-func (c *checker) report(s *retrysite.Site, w wait, p *inherit.Param, checks bool) {
+// report reports the first blind wait of a loop, with the others as
+// related information; its fix makes every one of them watch the context.
+func (c *checker) report(s *retrysite.Site, waits []wait, p *inherit.Param, checks bool) {
+	w := waits[0]
 	ctx := p.Describe()
 	after := "keeps making attempts"
 	if checks {
@@ -338,12 +351,26 @@ func (c *checker) report(s *retrysite.Site, w wait, p *inherit.Param, checks boo
 	if p.Ident != nil {
 		at = p.Ident
 	}
-	d.Related = []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: p.Describe() + " is inherited here"}}
-	if p.Ident == nil || !p.Named() {
-		d.Related[0].Message = "the context is inherited here"
+	rel := p.Describe() + " is inherited here"
+	if !p.Named() {
+		rel = "the context is inherited here"
 	}
-	if fix := c.fix(s, w, p); fix != nil {
-		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	d.Related = []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: rel}}
+	for _, o := range waits[1:] {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: o.at.Pos(), End: o.at.End(), Message: "and waits with " + o.what + " here"})
+	}
+	var edits []analysis.TextEdit
+	for _, o := range waits {
+		fix := c.fix(s, o, p)
+		if fix == nil {
+			edits = nil
+			break
+		}
+		edits = append(edits, fix.TextEdits...)
+	}
+	if len(edits) > 0 {
+		ctxExpr := c.ctxAt(s, p, w.at.Pos())
+		d.SuggestedFixes = []analysis.SuggestedFix{{Message: "Wait in a select that returns when " + ctxExpr + " is done", TextEdits: edits}}
 	}
 	suppress.Report(c.pass, d)
 }

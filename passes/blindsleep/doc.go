@@ -22,14 +22,13 @@
 // (not those started by go or defer, or run later). The waits:
 //   - time.Sleep(d);
 //   - a receive from time.After(d), time.Tick(d) or a timer's or ticker's
-//     C outside a select;
-//   - a select whose every case receives from a timer;
+//     C outside a select, or in a select with that one case;
 //   - a call of a sleep helper that sleeps blind: a function of the
 //     analyzed code that only computes and waits, one of whose waits is one
 //     of the above (a fact, so helpers in other packages count too).
 //
-// The diagnostic is at the wait, with the inherited context as related
-// information. Its message says that a request its caller gave up on
+// One diagnostic per loop, at its first blind wait, with the inherited
+// context and the loop's other blind waits as related information. Its message says that a request its caller gave up on
 // keeps making attempts, or, when the loop asks the context whether it is
 // done (ctx.Err(), ctx.Done()) on the way to the next attempt, that it
 // still waits out the backoff.
@@ -57,7 +56,9 @@
 //	}
 //
 // Not reported: a select with a case for ctx.Done() or any other channel
-// that is no timer (a shutdown channel interrupts the wait too); a sleep
+// that is no timer (a shutdown channel interrupts the wait too), or with
+// several timers (a wait and an overall timeout of its own: a designed
+// wait, as in a transaction that must finish whatever the caller does); a sleep
 // helper that selects on a done channel beside its timer (a fact:
 // "sleepHelper(aware)"); waits in functions that inherited no context,
 // and in literals started by go or defer; waits before the first attempt
@@ -73,11 +74,12 @@
 //	case <-time.After(d):
 //	}
 //
-// and, for a select of timers, the ctx.Done() case. The fix is offered
+// and, for a select of one timer, the ctx.Done() case. One fix changes
+// every blind wait of the loop; it is offered when each can be changed:
 // when the function's results allow that return (none, or an error last
 // with zero values for the others), when the context's name denotes the
 // inherited context (or one derived from it with context.With...) where
-// the wait is, and not in generated files. Returning ctx.Err() reports
+// the wait is, not for sleep helpers, and not in generated files. Returning ctx.Err() reports
 // the cancellation rather than the last attempt's error.
 //
 // Facts: SleepFact marks sleep helpers, blind or aware, for the packages

@@ -84,7 +84,7 @@ func derived(ctx context.Context, c *Client) error {
 		case 0:
 			time.Sleep(time.Second) // want `retry loop waits with time.Sleep`
 		default:
-			time.Sleep(2 * time.Second) // want `retry loop waits with time.Sleep`
+			time.Sleep(2 * time.Second)
 		}
 	}
 	return errors.New("gave up")

@@ -52,18 +52,17 @@ func timer(ctx context.Context, c *Client) error {
 	return errors.New("gave up")
 }
 
-// A select whose every case is a timer.
-func timers(ctx context.Context, c *Client) error {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
+// Several waits of one loop: one diagnostic, the others related.
+func twoWaits(ctx context.Context, c *Client, busy bool) error {
 	for i := 0; i < 3; i++ {
 		if err := c.Send(ctx, "x"); err == nil {
 			return nil
 		}
-		select {
-		case <-tick.C: // want `retry loop waits in a select with no case for ctx.Done\(\)`
-		case <-time.After(2 * time.Second):
+		if busy {
+			time.Sleep(2 * time.Second) // want `retry loop waits with time.Sleep`
+			continue
 		}
+		<-time.After(time.Second)
 	}
 	return errors.New("gave up")
 }

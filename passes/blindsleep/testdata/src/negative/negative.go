@@ -154,3 +154,20 @@ func handed(ctx context.Context, c *Client, out chan<- <-chan time.Time) error {
 	}
 	return nil
 }
+
+// A select of timers, a wait and an overall timeout of its own, is a
+// designed wait.
+func timers(ctx context.Context, c *Client) error {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for i := 0; i < 3; i++ {
+		if err := c.Send(ctx, "x"); err == nil {
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return errors.New("gave up")
+}

@@ -84,3 +84,18 @@ func generic[T any](ctx context.Context, f func(context.Context) (T, error)) (re
 	}
 	return result[T]{}, nil, errors.New("gave up")
 }
+
+// One of the waits cannot be fixed: no fix for the others either.
+func mixed(ctx context.Context, c *Client, busy bool) error {
+	for i := 0; i < 3; i++ {
+		if err := c.Send(ctx, "x"); err == nil {
+			return nil
+		}
+		if busy {
+			time.Sleep(time.Second) // want `retry loop waits with time.Sleep`
+			continue
+		}
+		nap(time.Second)
+	}
+	return errors.New("gave up")
+}
