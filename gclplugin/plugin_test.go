@@ -6,6 +6,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +15,8 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/retrylint/retrylint/gclplugin"
 	"github.com/retrylint/retrylint/internal/retrysite"
@@ -168,33 +172,87 @@ func (q *quiet) Errorf(format string, args ...any) {
 	q.errs = append(q.errs, fmt.Sprintf(format, args...))
 }
 
+// loaded caches the testdata packages count loads: loading one (and its
+// dependencies, from source, as the passes' facts need) costs more than
+// analyzing it.
+var loaded = map[string][]*packages.Package{}
+
 // count runs the plugin's analyzers with raw settings on the testdata
-// package pkg and returns how many diagnostics they report.
-func count(t *testing.T, raw any, pkg string) int {
+// package pkg, in one run, and returns how many diagnostics each pass
+// reports.
+func count(t *testing.T, raw any, pkg string) map[string]int {
 	t.Helper()
 	as, err := build(t, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, a := range as {
-		for _, r := range analysistest.Run(&quiet{}, analysistest.TestData(), a, pkg) {
-			n += len(r.Diagnostics)
+	pkgs, ok := loaded[pkg]
+	if !ok {
+		dir := analysistest.TestData()
+		cfg := &packages.Config{
+			Mode: packages.LoadAllSyntax,
+			Dir:  filepath.Join(dir, "src", pkg),
+			Env:  append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
+		}
+		pkgs, err = packages.Load(cfg, ".")
+		if err != nil || packages.PrintErrors(pkgs) > 0 {
+			t.Fatalf("loading %s: %v", pkg, err)
+		}
+		loaded[pkg] = pkgs
+	}
+	graph, err := checker.Analyze(as, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for act := range graph.All() {
+		if act.IsRoot {
+			if act.Err != nil {
+				t.Errorf("%s: %v", act.Analyzer.Name, act.Err)
+			}
+			n[act.Analyzer.Name] += len(act.Diagnostics)
 		}
 	}
 	return n
 }
 
 func TestSettingsTakeEffect(t *testing.T) {
-	if n := count(t, nil, "ration"); n != 1 {
-		t.Errorf("default settings: %d diagnostics, want 1", n)
+	if n := count(t, nil, "ration")["fixedattempts"]; n != 1 {
+		t.Errorf("default settings: %d fixedattempts diagnostics, want 1", n)
 	}
 	// Ration becomes a budget method: the loop is guarded.
-	if n := count(t, map[string]any{"budget-methods": []any{"Ration", "TryRetry"}}, "ration"); n != 0 {
-		t.Errorf("budget-methods [Ration]: %d diagnostics, want 0", n)
+	if n := count(t, map[string]any{"budget-methods": []any{"Ration", "TryRetry"}}, "ration")["fixedattempts"]; n != 0 {
+		t.Errorf("budget-methods [Ration]: %d fixedattempts diagnostics, want 0", n)
 	}
-	if n := count(t, map[string]any{"disable": []any{"fixedattempts"}}, "ration"); n != 0 {
+	if n := count(t, map[string]any{"disable": []any{"fixedattempts"}}, "ration")["fixedattempts"]; n != 0 {
 		t.Errorf("disable [fixedattempts]: %d diagnostics, want 0", n)
+	}
+}
+
+// TestDisable runs the plugin on a package where nojitter, blindsleep and
+// reusedbody each report once, and disables each in turn.
+func TestDisable(t *testing.T) {
+	passes := []string{"nojitter", "blindsleep", "reusedbody"}
+	all := count(t, nil, "waits")
+	for _, p := range passes {
+		if all[p] != 1 {
+			t.Errorf("default settings: %d %s diagnostics, want 1", all[p], p)
+		}
+	}
+	for _, p := range passes {
+		got := count(t, map[string]any{"disable": []any{p}}, "waits")
+		for _, q := range passes {
+			want := 1
+			if q == p {
+				want = 0
+			}
+			if got[q] != want {
+				t.Errorf("disable [%s]: %d %s diagnostics, want %d", p, got[q], q, want)
+			}
+		}
+	}
+	if got := count(t, map[string]any{"disable": []any{"nojitter", "blindsleep", "reusedbody"}}, "waits"); got["nojitter"]+got["blindsleep"]+got["reusedbody"] != 0 {
+		t.Errorf("all three disabled: %v", got)
 	}
 }
 

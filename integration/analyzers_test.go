@@ -161,6 +161,12 @@ var hooks []func()
 
 func OnCharge(f func()) { hooks = append(hooks, f) }
 
+// Backoff computes a wait with no random term (nojitter's delay fact).
+func Backoff(attempt int) time.Duration { return time.Duration(attempt+1) * 100 * time.Millisecond }
+
+// Nap sleeps without watching a context (blindsleep's sleep-helper fact).
+func Nap(d time.Duration) { time.Sleep(d) }
+
 func Charge(ctx context.Context, hc *http.Client, body []byte, key string) error {
 	var err error
 	for i := 0; i < 3; i++ {

@@ -17,10 +17,13 @@ import (
 
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/passes/blindsleep"
 	"github.com/retrylint/retrylint/passes/fixedattempts"
 	"github.com/retrylint/retrylint/passes/freshtimeout"
 	"github.com/retrylint/retrylint/passes/nestedretry"
+	"github.com/retrylint/retrylint/passes/nojitter"
 	"github.com/retrylint/retrylint/passes/nonidempotent"
+	"github.com/retrylint/retrylint/passes/reusedbody"
 	"github.com/retrylint/retrylint/passes/sharedbudget"
 )
 
@@ -33,6 +36,9 @@ func All() []*analysis.Analyzer {
 		freshtimeout.Analyzer,
 		nonidempotent.Analyzer,
 		nestedretry.Analyzer,
+		nojitter.Analyzer,
+		blindsleep.Analyzer,
+		reusedbody.Analyzer,
 	}
 }
 
@@ -70,6 +76,9 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 		freshtimeout.New(),
 		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
 		nestedretry.New(amplify.New(site)),
+		nojitter.New(site),
+		blindsleep.New(site),
+		reusedbody.New(site),
 	}
 	disabled := map[string]bool{}
 	for _, name := range s.Disable {

@@ -26,7 +26,7 @@ func get(ctx context.Context, c *Client) error {
 		if err := c.Get(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(time.Second)
+		pause(ctx)
 	}
 	return errors.New("gave up")
 }
@@ -38,6 +38,14 @@ func (c *Client) poll(ctx context.Context) error {
 		}
 	}
 	return errors.New("gave up")
+}
+
+// pause waits a second, or until ctx is done.
+func pause(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
 }
 `
 

@@ -1,7 +1,8 @@
 // Command retrylint reports retry code that turns a slow dependency into an
 // outage: retries with no budget, budgets shared across dependencies, fresh
-// timeouts that discard the caller's deadline, and retried POSTs with no
-// idempotency key.
+// timeouts that discard the caller's deadline, retried POSTs with no
+// idempotency key, nested retries, waits without jitter, waits that
+// cancellation cannot interrupt, and request bodies sent only once.
 //
 // Usage:
 //

@@ -88,9 +88,17 @@ func get(ctx context.Context, c *Client) error {
 		if err := c.Get(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(time.Second)
+		pause(ctx)
 	}
 	return errors.New("gave up")
+}
+
+// pause waits a second, or until ctx is done.
+func pause(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
 }
 `
 
@@ -214,9 +222,17 @@ func (s *Service) get(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
-		time.Sleep(time.Second)
+		pause(ctx)
 	}
 	return errors.New("gave up")
+}
+
+// pause waits a second, or until ctx is done.
+func pause(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
 }
 `,
 	}

@@ -294,7 +294,7 @@ func TestDirectives(t *testing.T) {
 }
 
 func get(`, 1)
-	src = strings.Replace(src, "\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep", "\t//lint:ignore fixedattempts\n\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep", 1)
+	src = strings.Replace(src, "\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", "\t//lint:ignore fixedattempts\n\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", 1)
 	dir := module(t, map[string]string{"p/p.go": src})
 	want := []string{
 		"p/p.go:20:2: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",

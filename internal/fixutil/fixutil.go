@@ -35,7 +35,7 @@ func AddImport(info *types.Info, file *ast.File, path string, pos token.Pos) (na
 			return pkg.Name(), nil
 		}
 	}
-	base := path[strings.LastIndex(path, "/")+1:]
+	base := pkgNameOf(path)
 	name = FreshName(info, file, pos, base)
 	spec := strconv.Quote(path)
 	if name != base {
@@ -54,6 +54,18 @@ func AddImport(info *types.Info, file *ast.File, path string, pos token.Pos) (na
 	}
 	at := file.Name.End()
 	return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}}
+}
+
+// pkgNameOf returns the name a package of the import path declares by
+// convention: its last element, or the one before a major-version suffix
+// (math/rand/v2 declares rand).
+func pkgNameOf(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		return elems[len(elems)-2]
+	}
+	return last
 }
 
 // FreshName returns base, or base followed by a number, such that the name

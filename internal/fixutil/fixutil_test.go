@@ -55,3 +55,19 @@ func f[T any, P interface{ *int | *string }, _ any](T, P) (t T, p P, s S, i I, b
 		t.Errorf("ZeroValue of the blank type parameter = %q, want \"\"", got)
 	}
 }
+
+func TestPkgNameOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"math/rand/v2":                   "rand",
+		"math/rand":                      "rand",
+		"github.com/cenkalti/backoff/v5": "backoff",
+		"time":                           "time",
+		"example.com/v2":                 "example.com",
+		"example.com/value":              "value",
+		"v2":                             "v2",
+	} {
+		if got := pkgNameOf(in); got != want {
+			t.Errorf("pkgNameOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -105,6 +105,13 @@ type LoopFacts struct {
 	// Next is what the failing paths hold when they start the next
 	// iteration's body (after the post statement and the condition).
 	Next NextIteration
+	// Path are the nodes of the loop's control-flow graph (statements,
+	// conditions, the comm statements of a select; never the attempt)
+	// that some path passes on its way from the attempt to the next
+	// attempt, in source order: what runs between attempts, such as the
+	// wait. A node before the attempt in the body is there when the next
+	// iteration passes it.
+	Path []ast.Node
 }
 
 // MeetPoint is a point of the loop body that every failing path passes
@@ -157,6 +164,7 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 		lf.Meet, lf.Err = lf.Meets[0].Point, lf.Meets[0].Err
 	}
 	lf.Next = f.nextIteration()
+	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {
 		g := a.guardOf(c)

@@ -2,6 +2,8 @@ package retrysite_test
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -66,4 +68,39 @@ func TestSites(t *testing.T) {
 func TestHelperFacts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, retrysite.Analyzer, "helpers")
+}
+
+// between reports the calls of time.Sleep and note that a retry loop's
+// Path holds: what runs between two attempts.
+var between = &analysis.Analyzer{
+	Name:     "between",
+	Doc:      "report calls between attempts",
+	Requires: []*analysis.Analyzer{retrysite.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, s := range retrysite.Of(pass).List {
+			if s.Loop == nil {
+				continue
+			}
+			pass.Reportf(s.Pos, "loop")
+			for _, n := range s.Loop.Path {
+				ast.Inspect(n, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					switch name := types.ExprString(call.Fun); name {
+					case "time.Sleep", "note", "wait":
+						pass.Reportf(call.Pos(), "between attempts: %s", name)
+					}
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
+}
+
+func TestPath(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, between, "between")
 }

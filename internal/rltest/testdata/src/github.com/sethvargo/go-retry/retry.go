@@ -24,4 +24,6 @@ func WithMaxRetries(max uint64, next Backoff) Backoff                     { retu
 func WithMaxDuration(timeout time.Duration, next Backoff) Backoff         { return nil }
 func WithCappedDuration(cap time.Duration, next Backoff) Backoff          { return nil }
 func WithJitter(j time.Duration, next Backoff) Backoff                    { return nil }
+func WithJitterPercent(j uint64, next Backoff) Backoff                    { return nil }
+func WithFullJitter(next Backoff) Backoff                                 { return nil }
 func RetryableError(err error) error                                      { return err }

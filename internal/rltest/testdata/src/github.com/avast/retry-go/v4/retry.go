@@ -28,3 +28,13 @@ func IsRecoverable(err error) bool       { return true }
 type Error []error
 
 func (e Error) Error() string { return "" }
+
+type DelayTypeFunc func(n uint, err error, config *Config) time.Duration
+
+func DelayType(delayType DelayTypeFunc) Option                               { return nil }
+func MaxJitter(d time.Duration) Option                                       { return nil }
+func FixedDelay(_ uint, _ error, config *Config) time.Duration               { return 0 }
+func BackOffDelay(n uint, _ error, config *Config) time.Duration             { return 0 }
+func RandomDelay(_ uint, _ error, config *Config) time.Duration              { return 0 }
+func FullJitterBackoffDelay(n uint, err error, config *Config) time.Duration { return 0 }
+func CombineDelay(delays ...DelayTypeFunc) DelayTypeFunc                     { return nil }

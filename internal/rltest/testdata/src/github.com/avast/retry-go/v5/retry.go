@@ -1,6 +1,8 @@
 // Package retry is a signature-only stub for tests.
 package retry
 
+import "time"
+
 type Option func(*Config)
 type Config struct{}
 type Retrier struct{}
@@ -12,3 +14,11 @@ func (r *Retrier) Do(f func() error) error                                 { ret
 func Attempts(n uint) Option                                               { return nil }
 func WithThrottle(t ThrottleManager) Option                                { return nil }
 func WithFixedTokenBucketThrottle(c FixedTokenBucketThrottleConfig) Option { return nil }
+
+type DelayTypeFunc func(n uint, err error, config *Config) time.Duration
+
+func DelayType(delayType DelayTypeFunc) Option                   { return nil }
+func FixedDelay(_ uint, _ error, config *Config) time.Duration   { return 0 }
+func BackOffDelay(n uint, _ error, config *Config) time.Duration { return 0 }
+func RandomDelay(_ uint, _ error, config *Config) time.Duration  { return 0 }
+func CombineDelay(delays ...DelayTypeFunc) DelayTypeFunc         { return nil }

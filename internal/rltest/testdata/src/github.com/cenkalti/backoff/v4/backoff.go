@@ -33,6 +33,7 @@ type ExponentialBackOffOpts func(*ExponentialBackOff)
 func NewExponentialBackOff(opts ...ExponentialBackOffOpts) *ExponentialBackOff { return nil }
 func WithMaxElapsedTime(d time.Duration) ExponentialBackOffOpts                { return nil }
 func WithInitialInterval(d time.Duration) ExponentialBackOffOpts               { return nil }
+func WithRandomizationFactor(f float64) ExponentialBackOffOpts                 { return nil }
 
 type ConstantBackOff struct{ Interval time.Duration }
 

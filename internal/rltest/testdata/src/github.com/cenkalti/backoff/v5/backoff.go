@@ -36,7 +36,18 @@ type PermanentError struct{ Err error }
 func (e *PermanentError) Error() string { return e.Err.Error() }
 func (e *PermanentError) Unwrap() error { return e.Err }
 
-type ExponentialBackOff struct{ InitialInterval time.Duration }
+type ExponentialBackOff struct {
+	InitialInterval     time.Duration
+	RandomizationFactor float64
+	Multiplier          float64
+	MaxInterval         time.Duration
+}
 
 func (b *ExponentialBackOff) NextBackOff() time.Duration { return 0 }
 func (b *ExponentialBackOff) Reset()                     {}
+
+type ConstantBackOff struct{ Interval time.Duration }
+
+func (b *ConstantBackOff) NextBackOff() time.Duration     { return 0 }
+func (b *ConstantBackOff) Reset()                         {}
+func NewConstantBackOff(d time.Duration) *ConstantBackOff { return nil }

@@ -1,0 +1,50 @@
+package nojitter_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/internal/rltest"
+	"github.com/retrylint/retrylint/passes/nojitter"
+)
+
+func TestNoJitter(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, nojitter.Analyzer, "loops", "negative", "delays", "delayuse", "libs", "libsneg")
+}
+
+func TestFixes(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.RunWithSuggestedFixes(t, dir, nojitter.Analyzer, "fix", "fixold")
+	rltest.GoldenCompiles(t, dir)
+}
+
+// TestGoVersion runs the pass on a module whose go.mod says go 1.20:
+// math/rand and no max, so only a positive constant wait is jittered.
+func TestGoVersion(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	mod := filepath.Join(dir, "src", "oldgo")
+	fixed := 0
+	for _, r := range analysistest.RunWithSuggestedFixes(t, mod, nojitter.Analyzer, "oldgo") {
+		for _, d := range r.Diagnostics {
+			fixed += len(d.SuggestedFixes)
+		}
+	}
+	if fixed != 1 {
+		t.Errorf("%d fixes, want 1 (the constant wait)", fixed)
+	}
+}
+
+// TestNoFix wants the cases of nofix reported without a fix.
+func TestNoFix(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	for _, r := range analysistest.Run(t, dir, nojitter.Analyzer, "nofix") {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%v: a fix %q for %q", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message, d.Message)
+			}
+		}
+	}
+}

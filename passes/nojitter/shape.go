@@ -1,0 +1,540 @@
+package nojitter
+
+// This file tells what a duration expression depends on: constants and
+// loop-invariant values (fixed), the attempt (growing), a random source
+// (random), or something the pass cannot see (unknown). Functions of the
+// package are summarised from their returns; functions of other packages
+// are known through DelayFacts.
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
+)
+
+// kind is what a value depends on. Combining two values keeps the
+// strongest: a random term anywhere makes the result random; otherwise
+// anything unknown makes it unknown; otherwise a value that changes with
+// the attempt makes it growing.
+type kind uint8
+
+const (
+	fixed   kind = iota // constants and values that do not change between attempts
+	growing             // a value that changes with the attempt, deterministically
+	unknown             // something the pass cannot follow (a value from the server, a call it cannot see)
+	random              // a random source contributes
+)
+
+func join(a, b kind) kind {
+	rank := [...]int{fixed: 0, growing: 1, unknown: 2, random: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// randomPkgs are the random sources.
+var randomPkgs = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
+
+// assign is one value given to a variable.
+type assign struct {
+	rhs  ast.Expr    // the value; nil for x++ and for a zero declaration
+	tok  token.Token // token.ASSIGN, token.DEFINE, an op-assign, token.INC/DEC; token.VAR for a declaration
+	pos  token.Pos
+	part bool // one result of a call with several (a, b := f())
+	iter bool // the key or value of a range statement
+	over ast.Expr
+}
+
+// scope holds what one function assigns, for evaluating its locals.
+type scope struct {
+	c       *checker
+	fn      ast.Node // the *ast.FuncDecl (or top-level *ast.FuncLit) whose body is read
+	loop    ast.Node // the retry loop whose iterations the values are judged across; nil in a summary
+	vars    map[*types.Var][]assign
+	fields  map[string][]assign // assignments to selector expressions, by their text
+	escaped map[*types.Var]bool // variables whose address is taken
+	params  map[*types.Var]bool // parameters and receivers of the function and of its literals
+	memo    map[*types.Var]kind
+	busy    map[*types.Var]bool
+	busyKey map[string]bool // fields being judged
+}
+
+func (c *checker) newScope(fn, loop ast.Node) *scope {
+	return &scope{c: c, fn: fn, loop: loop, memo: map[*types.Var]kind{}, busy: map[*types.Var]bool{}, busyKey: map[string]bool{}}
+}
+
+// read collects what the function assigns, on first need: most values
+// (constants, calls) need none of it.
+func (s *scope) read() {
+	if s.vars != nil {
+		return
+	}
+	s.vars, s.fields = map[*types.Var][]assign{}, map[string][]assign{}
+	s.escaped, s.params = map[*types.Var]bool{}, map[*types.Var]bool{}
+	c, fn := s.c, s.fn
+	info := c.pass.TypesInfo
+	fields := func(fl *ast.FieldList, results bool) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				if v, ok := info.Defs[n].(*types.Var); ok {
+					if results {
+						s.vars[v] = append(s.vars[v], assign{tok: token.VAR, pos: n.Pos()})
+					} else {
+						s.params[v] = true
+					}
+				}
+			}
+		}
+	}
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		fields(fn.Recv, false)
+		fields(fn.Type.Params, false)
+		fields(fn.Type.Results, true)
+	case *ast.FuncLit:
+		fields(fn.Type.Params, false)
+		fields(fn.Type.Results, true)
+	}
+	add := func(lhs ast.Expr, a assign) {
+		lhs = ast.Unparen(lhs)
+		switch l := lhs.(type) {
+		case *ast.Ident:
+			if v, ok := info.ObjectOf(l).(*types.Var); ok {
+				s.vars[v] = append(s.vars[v], a)
+			}
+		case *ast.SelectorExpr:
+			k := types.ExprString(l)
+			s.fields[k] = append(s.fields[k], a)
+		}
+	}
+	ast.Inspect(astx.FuncBody(fn), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			fields(n.Type.Params, false)
+			fields(n.Type.Results, true)
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					add(l, assign{rhs: n.Rhs[i], tok: n.Tok, pos: n.Pos()})
+				}
+			} else if len(n.Rhs) == 1 {
+				for _, l := range n.Lhs {
+					add(l, assign{rhs: n.Rhs[0], tok: n.Tok, pos: n.Pos(), part: true})
+				}
+			}
+		case *ast.IncDecStmt:
+			add(n.X, assign{tok: n.Tok, pos: n.Pos()})
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				switch {
+				case len(n.Values) == len(n.Names):
+					add(name, assign{rhs: n.Values[i], tok: token.DEFINE, pos: n.Pos()})
+				case len(n.Values) == 1:
+					add(name, assign{rhs: n.Values[0], tok: token.DEFINE, pos: n.Pos(), part: true})
+				default:
+					add(name, assign{tok: token.VAR, pos: n.Pos()})
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil {
+				add(n.Key, assign{tok: token.DEFINE, pos: n.Pos(), iter: true, over: n.X})
+			}
+			if n.Value != nil {
+				add(n.Value, assign{tok: token.DEFINE, pos: n.Pos(), iter: true, over: n.X})
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						s.escaped[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// inLoop reports whether pos lies in the retry loop (its header included).
+func (s *scope) inLoop(pos token.Pos) bool {
+	return s.loop != nil && s.loop.Pos() <= pos && pos < s.loop.End()
+}
+
+// of returns what the value of x depends on.
+func (s *scope) of(x ast.Expr) kind {
+	info := s.c.pass.TypesInfo
+	if tv, ok := info.Types[x]; ok && tv.Value != nil {
+		return fixed
+	}
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return s.of(x.X)
+	case *ast.Ident:
+		switch obj := info.Uses[x].(type) {
+		case *types.Const:
+			return fixed
+		case *types.Var:
+			return s.varKind(obj)
+		case *types.Nil:
+			return fixed
+		}
+		return unknown
+	case *ast.SelectorExpr:
+		return s.selector(x)
+	case *ast.BinaryExpr:
+		return join(s.of(x.X), s.of(x.Y))
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW || x.Op == token.AND {
+			return unknown
+		}
+		return s.of(x.X)
+	case *ast.IndexExpr:
+		return join(s.of(x.X), s.of(x.Index))
+	case *ast.SliceExpr:
+		return s.of(x.X)
+	case *ast.CompositeLit:
+		k := fixed
+		for _, e := range x.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			k = join(k, s.of(e))
+		}
+		return k
+	case *ast.CallExpr:
+		return s.call(x)
+	}
+	return unknown
+}
+
+// varKind says what a variable depends on: a parameter or a package
+// variable is fixed (an input of the call, a setting); a local, what it is
+// assigned, growing when the retry loop changes it from its own value.
+func (s *scope) varKind(v *types.Var) kind {
+	if k, ok := s.memo[v]; ok {
+		return k
+	}
+	if s.busy[v] {
+		return fixed // its own value: judged by the assignment that reads it
+	}
+	s.read()
+	list, local := s.vars[v]
+	if !local {
+		if v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || s.params[v] {
+			return fixed
+		}
+		return unknown // a variable of an enclosing function the scope does not read
+	}
+	if s.escaped[v] {
+		return unknown
+	}
+	s.busy[v] = true
+	k := fixed
+	for _, a := range list {
+		k = join(k, s.assigned(v, a))
+	}
+	delete(s.busy, v)
+	s.memo[v] = k
+	return k
+}
+
+// assigned says what one assignment gives a variable.
+func (s *scope) assigned(v *types.Var, a assign) kind {
+	var k kind
+	switch {
+	case a.iter:
+		k = s.of(a.over)
+		if s.inLoop(a.pos) {
+			k = join(k, growing) // a range in the retry loop: a new value each time round
+		}
+		return k
+	case a.tok == token.VAR:
+		return fixed
+	case a.rhs == nil: // x++, x--
+		if s.inLoop(a.pos) {
+			return growing
+		}
+		return fixed
+	case a.part:
+		k = s.multi(a.rhs)
+	default:
+		k = s.of(a.rhs)
+	}
+	if s.inLoop(a.pos) && (a.tok != token.ASSIGN && a.tok != token.DEFINE || mentions(s.c.pass.TypesInfo, a.rhs, v)) {
+		k = join(k, growing) // d *= 2, d = next(d)
+	}
+	return k
+}
+
+// multi says what one result of a call with several results depends on:
+// random when the call is a random source, else unknown.
+func (s *scope) multi(x ast.Expr) kind {
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+		if fn := s.c.callee(call); fn != nil && randomPkgs[typesx.PkgPath(fn)] {
+			return random
+		}
+	}
+	return unknown
+}
+
+// selector says what x.f depends on: a qualified constant or variable is
+// fixed; a field is a setting of the value it belongs to (fixed), unless
+// the function assigns it, or its value is remade between attempts (the
+// attempt's response).
+func (s *scope) selector(x *ast.SelectorExpr) kind {
+	info := s.c.pass.TypesInfo
+	if id, ok := x.X.(*ast.Ident); ok {
+		if _, ok := info.Uses[id].(*types.PkgName); ok {
+			switch info.Uses[x.Sel].(type) {
+			case *types.Const, *types.Var:
+				return fixed
+			}
+			return unknown
+		}
+	}
+	sel, ok := info.Selections[x]
+	if !ok || sel.Kind() != types.FieldVal {
+		return unknown
+	}
+	k := fixed
+	key := types.ExprString(x)
+	s.read()
+	if list, ok := s.fields[key]; ok && !s.busyKey[key] {
+		s.busyKey[key] = true
+		defer delete(s.busyKey, key)
+		for _, a := range list {
+			ak := unknown
+			switch {
+			case a.rhs == nil:
+				ak = fixed
+				if s.inLoop(a.pos) {
+					ak = growing
+				}
+			case a.part:
+				ak = s.multi(a.rhs)
+			default:
+				ak = s.of(a.rhs)
+				if s.inLoop(a.pos) && (a.tok != token.ASSIGN || mentionsText(a.rhs, key)) {
+					ak = join(ak, growing)
+				}
+			}
+			k = join(k, ak)
+		}
+	}
+	// The value the field belongs to: remade in the loop, its fields are
+	// what the remaking gave.
+	if base := rootVar(info, x.X); base != nil {
+		for _, a := range s.vars[base] {
+			if s.inLoop(a.pos) {
+				k = join(k, s.varKind(base))
+				break
+			}
+		}
+	} else if _, ok := ast.Unparen(x.X).(*ast.CallExpr); ok {
+		k = join(k, s.of(x.X))
+	}
+	return k
+}
+
+// rootVar returns the variable at the root of a selector chain (r in
+// r.cfg.Delay), or nil.
+func rootVar(info *types.Info, x ast.Expr) *types.Var {
+	for {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			v, _ := info.Uses[e].(*types.Var)
+			return v
+		case *ast.SelectorExpr:
+			x = e.X
+		case *ast.StarExpr:
+			x = e.X
+		default:
+			return nil
+		}
+	}
+}
+
+// call says what a call's result depends on.
+func (s *scope) call(call *ast.CallExpr) kind {
+	info := s.c.pass.TypesInfo
+	args := func(k kind) kind {
+		for _, a := range call.Args {
+			k = join(k, s.of(a))
+		}
+		return k
+	}
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return args(fixed) // a conversion
+	}
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Builtin:
+		switch fn.Name() {
+		case "min", "max", "len", "cap", "real", "imag", "complex":
+			return args(fixed)
+		}
+		return unknown
+	case *types.Func:
+		path := typesx.PkgPath(fn)
+		switch {
+		case randomPkgs[path]:
+			return random
+		case path == "math":
+			return args(fixed)
+		case path == "time" && typesx.RecvName(fn) == "Duration":
+			k := args(fixed)
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				k = join(k, s.of(sel.X))
+			}
+			return k
+		}
+		switch s.c.summary(fn) {
+		case random:
+			return random
+		case fixed:
+			k := args(fixed)
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
+				if _, isPkg := info.Uses[identOf(sel.X)].(*types.PkgName); !isPkg {
+					k = join(k, s.of(sel.X))
+				}
+			}
+			return k
+		}
+	}
+	return unknown
+}
+
+func identOf(x ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(x).(*ast.Ident)
+	return id
+}
+
+// summary says what a function's result depends on beyond its arguments
+// and receiver: fixed when it is computed from them deterministically,
+// random when a random source contributes, unknown otherwise. Functions of
+// other packages are known through their DelayFact.
+func (c *checker) summary(fn *types.Func) kind {
+	fn = fn.Origin()
+	if k, ok := c.summaries[fn]; ok {
+		return k
+	}
+	fd := c.decls[fn]
+	if fd == nil {
+		var f DelayFact
+		if fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &f) {
+			if f.Random {
+				return random
+			}
+			return fixed
+		}
+		return unknown
+	}
+	c.summaries[fn] = fixed // a recursive call: judged by the other returns
+	k := c.summarise(fd)
+	c.summaries[fn] = k
+	return k
+}
+
+func (c *checker) summarise(fd *ast.FuncDecl) kind {
+	res := fd.Type.Results
+	if res == nil || res.NumFields() != 1 {
+		return unknown
+	}
+	s := c.newScope(fd, nil)
+	var named *types.Var
+	if len(res.List[0].Names) == 1 {
+		named, _ = c.pass.TypesInfo.Defs[res.List[0].Names[0]].(*types.Var)
+	}
+	k := fixed
+	n := 0
+	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
+		ret, ok := x.(*ast.ReturnStmt)
+		if !ok {
+			return true
+		}
+		n++
+		switch {
+		case len(ret.Results) == 1:
+			k = join(k, s.of(ret.Results[0]))
+		case len(ret.Results) == 0 && named != nil:
+			k = join(k, s.varKind(named))
+		default:
+			k = unknown
+		}
+		return true
+	})
+	if n == 0 {
+		return unknown
+	}
+	if k == growing {
+		k = fixed // deterministic in its inputs
+	}
+	return k
+}
+
+// mentions reports whether x uses v.
+func mentions(info *types.Info, x ast.Expr, v *types.Var) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsText reports whether x contains a selector spelled key.
+func mentionsText(x ast.Expr, key string) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && types.ExprString(sel) == key {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// constDuration returns the constant value of x as a duration, if it is
+// one.
+func (c *checker) constDuration(x ast.Expr) (int64, bool) {
+	tv, ok := c.pass.TypesInfo.Types[x]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v := constant.ToInt(tv.Value)
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
+}
+
+// tickerPeriod returns the period a ticker variable was made with (the d
+// of its only assignment t := time.NewTicker(d)), or nil.
+func (s *scope) tickerPeriod(x ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := s.c.pass.TypesInfo.Uses[id].(*types.Var)
+	s.read()
+	if !ok || len(s.vars[v]) != 1 || s.escaped[v] {
+		return nil
+	}
+	a := s.vars[v][0]
+	call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
+	if !ok || a.part || len(call.Args) != 1 || !typesx.IsFunc(s.c.callee(call), "time", "NewTicker") {
+		return nil
+	}
+	return call.Args[0]
+}
