@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -166,9 +165,6 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 			c = a.newFlow(l, call)
 		}
 		c.run(oAll)
-		if debugFlow {
-			println("flow", a.pass.Fset.Position(call.Pos()).String(), a.render(call.Fun), "arrive", c.arrive, "seen", c.arriveSeen, "leave", c.leave, "nodes", len(c.graph))
-		}
 		if c.isRetry() {
 			f = c
 			break
@@ -196,7 +192,6 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	return s
 }
 
-var debugFlow = os.Getenv("RETRYSITE_DEBUG") != ""
 
 // returnsStream reports whether a call returns a stream (an io.Reader, or
 // a value with one in a field): reading it can fail the attempt after it
