@@ -192,7 +192,6 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	return s
 }
 
-
 // returnsStream reports whether a call returns a stream (an io.Reader, or
 // a value with one in a field): reading it can fail the attempt after it
 // answered.
