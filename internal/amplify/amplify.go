@@ -56,6 +56,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Analyzer computes amplification over the flag-bound retry-site analyzer.
@@ -346,11 +347,14 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 	regions := make([]*region, len(sites))
 	for i, s := range sites {
 		r := &region{site: s, parent: -1, best: value{m: One()}}
-		if s.Body != nil {
-			r.ranges = append(r.ranges, [2]token.Pos{s.Body.Pos(), s.Body.End()})
+		// What runs once per attempt (Site.Runs): the per-attempt bodies,
+		// local closures the attempt calls included, and the attempt
+		// calls outside them.
+		for _, b := range s.PerAttempt() {
+			r.ranges = append(r.ranges, [2]token.Pos{b.Pos(), b.End()})
 		}
 		for _, at := range s.Attempts {
-			if s.Body == nil || at.Call.Pos() < s.Body.Pos() || at.Call.Pos() >= s.Body.End() {
+			if !r.contains(at.Call.Pos()) {
 				r.ranges = append(r.ranges, [2]token.Pos{at.Call.Pos(), at.Call.End()})
 			}
 		}
@@ -815,7 +819,7 @@ func (c *computer) knowsDeadline(fd *ast.FuncDecl) bool {
 	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if isNamed(params.At(i).Type(), "context", "Context") || isPtrTo(params.At(i).Type(), "net/http", "Request") {
+		if typesx.IsNamed(params.At(i).Type(), "context", "Context") || typesx.IsNamedPtr(params.At(i).Type(), "net/http", "Request") {
 			return true
 		}
 	}
@@ -967,8 +971,6 @@ func isStd(path string) bool {
 	return stdRoots[first]
 }
 
-var errorType = types.Universe.Lookup("error").Type()
-
 // resultsError reports whether a call's result type includes an error.
 func resultsError(t types.Type) bool {
 	if t == nil {
@@ -976,23 +978,13 @@ func resultsError(t types.Type) bool {
 	}
 	if tuple, ok := t.(*types.Tuple); ok {
 		for i := range tuple.Len() {
-			if types.Identical(tuple.At(i).Type(), errorType) {
+			if typesx.IsError(tuple.At(i).Type()) {
 				return true
 			}
 		}
 		return false
 	}
-	return types.Identical(t, errorType)
-}
-
-func isNamed(t types.Type, path, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path
-}
-
-func isPtrTo(t types.Type, path, name string) bool {
-	p, ok := t.(*types.Pointer)
-	return ok && isNamed(p.Elem(), path, name)
+	return typesx.IsError(t)
 }
 
 // ParsePos splits a Step position "file:line:column" into its parts.

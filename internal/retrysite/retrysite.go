@@ -88,6 +88,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/flagx"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
@@ -136,9 +137,9 @@ func New(cfg *Config) *analysis.Analyzer {
 func newFlagged() *analysis.Analyzer {
 	cfg := DefaultConfig()
 	a := New(cfg)
-	a.Flags.Var((*ListFlag)(&cfg.BudgetMethods), "budget-methods",
+	a.Flags.Var(&flagx.List{Names: &cfg.BudgetMethods, Check: flagx.NoSpaces}, "budget-methods",
 		"comma-separated method names that ask a retry budget (a method of a named type with a bool or error result)")
-	a.Flags.Var((*ListFlag)(&cfg.BudgetFuncs), "budget-funcs",
+	a.Flags.Var(&flagx.List{Names: &cfg.BudgetFuncs, Check: flagx.NoSpaces}, "budget-funcs",
 		"comma-separated extra budget checks, as import/path.Func or import/path.Type.Method")
 	return a
 }
@@ -364,10 +365,12 @@ type Site struct {
 	// retry of optimistic-concurrency conflicts only, or a condition that
 	// admits no transient failure); passes that judge load skip it.
 	Exempt string
-	// Body is the code run once per attempt: the loop body, or the body of
-	// the operation's function literal; nil when the operation is not a
-	// literal in this package.
-	Body *ast.BlockStmt
+	// Body is the loop body, or the body of the operation's function
+	// literal; nil when the operation is not a literal in this package.
+	// What runs once per attempt is PerAttempt: Body and the local
+	// closures it calls.
+	Body       *ast.BlockStmt
+	perAttempt []*ast.BlockStmt
 	// Op is the operation argument of a library or helper call, nil for loops.
 	Op ast.Expr
 	// Attempts are the calls made once per attempt whose dependency is of
@@ -455,6 +458,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.findLibrary()
 	a.findHelpers()
 	a.sortSites()
+	a.fillPerAttempt()
 	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs}, nil
 }
 
@@ -464,25 +468,4 @@ func toSet(names []string) map[string]bool {
 		set[n] = true
 	}
 	return set
-}
-
-// ListFlag is a flag.Value for a comma-separated list of names.
-type ListFlag []string
-
-func (f *ListFlag) String() string { return strings.Join(*f, ",") }
-
-func (f *ListFlag) Set(s string) error {
-	var names []string
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		if strings.ContainsAny(name, " \t") {
-			return fmt.Errorf("bad name %q: names contain no spaces", name)
-		}
-		names = append(names, name)
-	}
-	*f = names
-	return nil
 }

@@ -84,10 +84,6 @@ func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
 
 var errorType = types.Universe.Lookup("error").Type()
 
-func isErrorType(t types.Type) bool {
-	return t != nil && types.Identical(t, errorType)
-}
-
 // resultsError reports whether the signature of the call's callee has an
 // error result (or a *net/http.Response result).
 func (a *analyzer) resultsError(call *ast.CallExpr) bool {
@@ -96,7 +92,7 @@ func (a *analyzer) resultsError(call *ast.CallExpr) bool {
 		return false
 	}
 	check := func(t types.Type) bool {
-		if isErrorType(t) {
+		if typesx.IsError(t) {
 			return true
 		}
 		if p, ok := t.(*types.Pointer); ok {
@@ -215,18 +211,6 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return true
 	}
 	return false
-}
-
-// usesObj reports whether n refers to obj.
-func (a *analyzer) usesObj(n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // isPureFunc reports whether the package's function fn does only local

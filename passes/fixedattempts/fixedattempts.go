@@ -181,7 +181,7 @@ func siteEnd(s *retrysite.Site) token.Pos {
 
 func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.SuggestedFix {
 	file := fixutil.FileOf(pass, s.Pos)
-	if file == nil || ast.IsGenerated(file) {
+	if file == nil {
 		return nil
 	}
 	switch {

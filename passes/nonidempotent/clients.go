@@ -452,7 +452,7 @@ func (c *checker) standardClient(call *ast.CallExpr) *clientInfo {
 }
 
 func (c *checker) httpClientLit(lit *ast.CompositeLit, depth int) *clientInfo {
-	if !isNamed(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
+	if !typesx.IsNamed(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		return nil
 	}
 	for _, elt := range lit.Elts {
@@ -475,7 +475,7 @@ func (c *checker) transportRetries(x ast.Expr, depth int) *clientInfo {
 		x = ast.Unparen(u.X)
 	}
 	if lit, ok := x.(*ast.CompositeLit); ok {
-		if !isNamed(c.pass.TypesInfo.TypeOf(lit), pathRetryable, "RoundTripper") {
+		if !typesx.IsNamed(c.pass.TypesInfo.TypeOf(lit), pathRetryable, "RoundTripper") {
 			return nil
 		}
 		for _, elt := range lit.Elts {

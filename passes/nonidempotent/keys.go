@@ -140,9 +140,9 @@ func (c *checker) methodAware(r *request) bool {
 // reqParam classifies a parameter type: a request, a header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
-	case isNamedPtr(t, "net/http", "Request"), isNamedPtr(t, pathRetryable, "Request"), isNamedPtr(t, pathResty, "Request"):
+	case typesx.IsNamedPtr(t, "net/http", "Request"), typesx.IsNamedPtr(t, pathRetryable, "Request"), typesx.IsNamedPtr(t, pathResty, "Request"):
 		return rootReq
-	case isNamed(t, "net/http", "Header"):
+	case typesx.IsNamed(t, "net/http", "Header"):
 		return rootHdr
 	}
 	return rootNone

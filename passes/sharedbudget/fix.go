@@ -70,7 +70,7 @@ func (c *checker) attribute(sh *shared, nodes []ast.Node, deps []dep) ([]occurre
 	for _, n := range nodes {
 		var d dep
 		for _, u := range sh.uses {
-			if within(n, u.expr) {
+			if astx.Within(n, u.expr) {
 				d = byKey[u.dep.key]
 				break
 			}
@@ -187,13 +187,12 @@ func (c *checker) src(n ast.Node) string {
 // line returns the line of pos.
 func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
 
-// oneFile checks that every edit lies in one file of the package that is
-// not generated.
+// oneFile checks that every edit lies in one file of the package.
 func (c *checker) oneFile(edits []analysis.TextEdit) bool {
 	var file *ast.File
 	for _, e := range edits {
 		f := fixutil.FileOf(c.pass, e.Pos)
-		if f == nil || file != nil && f != file || ast.IsGenerated(f) {
+		if f == nil || file != nil && f != file {
 			return false
 		}
 		file = f
@@ -339,7 +338,7 @@ func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
 			return nil
 		}
 		for _, o := range others {
-			if within(o, inits[0]) {
+			if astx.Within(o, inits[0]) {
 				return nil
 			}
 		}

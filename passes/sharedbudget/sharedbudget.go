@@ -210,21 +210,6 @@ func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
 	return false
 }
 
-func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
-
-// attemptsOf returns the attempts of a site, or its operation when the
-// operation is a value whose calls are not visible.
-func attemptsOf(s *retrysite.Site) []attempt {
-	var atts []attempt
-	for _, at := range s.Attempts {
-		atts = append(atts, attempt{call: at.Call, key: at.Dep.Key, name: at.Dep.Name})
-	}
-	if len(atts) == 0 && s.Op != nil && s.Body == nil {
-		atts = append(atts, attempt{op: s.Op})
-	}
-	return atts
-}
-
 // deps returns the known dependencies of a budget's uses, sorted by name.
 func (sh *shared) deps() []dep {
 	seen := make(map[string]bool)
@@ -361,4 +346,17 @@ func isRateLimiter(t types.Type) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Name() == "Limiter" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "golang.org/x/time/rate"
+}
+
+// attemptsOf returns the attempts of a site, or its operation when the
+// operation is a value whose calls are not visible.
+func attemptsOf(s *retrysite.Site) []attempt {
+	var atts []attempt
+	for _, at := range s.Attempts {
+		atts = append(atts, attempt{call: at.Call, key: at.Dep.Key, name: at.Dep.Name})
+	}
+	if len(atts) == 0 && s.Op != nil && s.Body == nil {
+		atts = append(atts, attempt{op: s.Op})
+	}
+	return atts
 }
