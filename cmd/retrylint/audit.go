@@ -990,15 +990,6 @@ func (rep *auditReport) rel(pos string) string {
 	return pos
 }
 
-// depKind is the kind of a dependency key: field, var, pkg, host, ...
-func depKind(key string) string {
-	k, _, ok := strings.Cut(key, ":")
-	if !ok {
-		return "other"
-	}
-	return k
-}
-
 func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lineCache) *auditSite {
 	pkg := p.PkgPath
 	s := a.Site
@@ -1032,7 +1023,7 @@ func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lin
 		deps:         a.Step.Deps,
 	}
 	for _, d := range a.Step.Deps {
-		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: depKind(d.Key)})
+		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: d.Kind.String()})
 	}
 	if n := len(a.Chain); n > 0 {
 		out.Deepest = a.Chain[n-1].Dep
@@ -1102,7 +1093,7 @@ func dependencies(sites []*auditSite, chains []auditChain) []*auditDep {
 		if dep, ok := byKey[d.Key]; ok {
 			return dep
 		}
-		name, kind := d.Name, depKind(d.Key)
+		name, kind := d.Name, d.Kind.String()
 		if d.Key == "" {
 			name, kind = "(unknown)", "unknown"
 		}

@@ -46,7 +46,6 @@ import (
 	"go/token"
 	"go/types"
 	"math"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -896,30 +895,9 @@ func (c *computer) deps(s *retrysite.Site) []retrysite.Dep {
 			continue
 		}
 		seen[at.Dep.Key] = true
-		d := at.Dep
-		d.Key = c.stableKey(d.Key)
-		out = append(out, d)
+		out = append(out, at.Dep.Portable(c.pass.Fset)) // facts carry no objects nor token.Pos
 	}
 	return out
-}
-
-// stableKey replaces a token.Pos in a dependency key ("var:c@2165260", a
-// local variable) by the position it stands for: token.Pos values depend
-// on the order files were loaded in, and facts must not.
-func (c *computer) stableKey(key string) string {
-	i := strings.LastIndexByte(key, '@')
-	if i < 0 {
-		return key
-	}
-	n, err := strconv.Atoi(key[i+1:])
-	if err != nil || n <= 0 {
-		return key
-	}
-	p := c.pass.Fset.Position(token.Pos(n))
-	if !p.IsValid() {
-		return key
-	}
-	return fmt.Sprintf("%s@%s:%d:%d", key[:i], filepath.Base(p.Filename), p.Line, p.Column)
 }
 
 func depNames(deps []retrysite.Dep) string {

@@ -178,7 +178,7 @@ func (c *checker) instanceOf(e ast.Expr, lit *ast.FuncLit, depth int) (v *types.
 		if isPkgVar(v) {
 			return v, x
 		}
-		def := c.constLocal(v)
+		def := c.deps.ConstLocal(v)
 		if def == nil {
 			return nil, nil
 		}
@@ -408,8 +408,8 @@ func (c *checker) reportAWS(inst *types.Var, clients []client) {
 // the instance's initialiser, and removes the instance, when the factory's
 // returns are its only uses.
 func (c *checker) retryerFix(inst *types.Var, clients []client) *analysis.SuggestedFix {
-	in := c.vars[inst]
-	if in == nil || in.def == nil || in.assigns > 0 || in.addr || inst.Exported() || !c.isConstructor(in.def) {
+	in := c.deps.Var(inst)
+	if in == nil || in.Def == nil || in.Assigns > 0 || in.Addr || inst.Exported() || !c.isConstructor(in.Def) {
 		return nil
 	}
 	names := make(map[ast.Node]bool)
@@ -426,22 +426,22 @@ func (c *checker) retryerFix(inst *types.Var, clients []client) *analysis.Sugges
 			return nil
 		}
 	}
-	def := c.src(in.def)
+	def := c.src(in.Def)
 	var edits []analysis.TextEdit
 	for id := range names {
-		if !c.resolvesAt(in.def, id.Pos()) {
+		if !c.resolvesAt(in.Def, id.Pos()) {
 			return nil
 		}
 		edits = append(edits, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(def)})
 	}
 	var del ast.Node
 	switch {
-	case in.assign != nil && len(in.assign.Lhs) == 1:
-		del = in.assign
-	case in.gen != nil && len(in.gen.Specs) == 1 && len(in.spec.Names) == 1:
-		del = in.gen
+	case in.Assign != nil && len(in.Assign.Lhs) == 1:
+		del = in.Assign
+	case in.Gen != nil && len(in.Gen.Specs) == 1 && len(in.Spec.Names) == 1:
+		del = in.Gen
 		if !isPkgVar(inst) {
-			del = c.parentOf(in.gen) // the DeclStmt
+			del = c.parentOf(in.Gen) // the DeclStmt
 		}
 	}
 	if del == nil {
