@@ -192,6 +192,9 @@ func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.Sugges
 	case s.Kind == retrysite.Loop:
 		return fx.loopFix(file, s)
 	case s.Kind == retrysite.Library:
+		if fix := fx.httpLibraryFix(file, s); fix != nil {
+			return fix
+		}
 		return fx.libraryFix(file, s)
 	}
 	return nil
