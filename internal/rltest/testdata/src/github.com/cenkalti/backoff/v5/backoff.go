@@ -45,9 +45,3 @@ type ExponentialBackOff struct {
 
 func (b *ExponentialBackOff) NextBackOff() time.Duration { return 0 }
 func (b *ExponentialBackOff) Reset()                     {}
-
-type ConstantBackOff struct{ Interval time.Duration }
-
-func (b *ConstantBackOff) NextBackOff() time.Duration     { return 0 }
-func (b *ConstantBackOff) Reset()                         {}
-func NewConstantBackOff(d time.Duration) *ConstantBackOff { return nil }
