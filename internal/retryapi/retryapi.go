@@ -139,8 +139,8 @@ type Entry struct {
 	// asked in (retryablehttp's CheckRetry).
 	CountField  string
 	GuardFields []string
-	// Hook names the library hook a budget fix goes through: HookPermanent
-	// or HookRetryIf; "" when the API has none.
+	// Hook names the library hook a budget fix goes through: HookPermanent,
+	// HookRetryIf, HookThrottling or HookQuota; "" when the API has none.
 	Hook string
 }
 
@@ -156,6 +156,11 @@ const (
 	// HookRetryIf: a RetryIf option asks the budget after the condition
 	// in use.
 	HookRetryIf = "retryif"
+	// HookThrottling: the service config gets a retryThrottling entry.
+	HookThrottling = "throttling"
+	// HookQuota: the retryer's ratelimit.None is replaced, giving back
+	// the SDK's retry quota.
+	HookQuota = "quota"
 )
 
 // Effect is what an option or builder method does.

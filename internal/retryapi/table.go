@@ -55,6 +55,9 @@ var K8sBackoffs = map[string]Bound{
 	"k8s.io/client-go/util/retry.DefaultBackoff": {Limit: LimitCount, N: 4},
 }
 
+// RetryableClient is the key of go-retryablehttp's client type.
+const RetryableClient = "github.com/hashicorp/go-retryablehttp.Client"
+
 // AWSNoQuota is the rate limiter that switches the AWS SDK's retry quota
 // off.
 const AWSNoQuota = "github.com/aws/aws-sdk-go-v2/aws/ratelimit.None"
@@ -222,7 +225,7 @@ func buildEntries() []*Entry {
 	}
 	// A literal &retryablehttp.Client{...}: its zero RetryMax makes one
 	// attempt, so the default is one.
-	add(Entry{Name: rh + ".Client", Library: RetryableHTTP, API: "retryablehttp.Client", Form: ClientConfig,
+	add(Entry{Name: RetryableClient, Library: RetryableHTTP, API: "retryablehttp.Client", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Limit: LimitCount, N: 1},
 		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}})
@@ -235,7 +238,7 @@ func buildEntries() []*Entry {
 	}
 
 	add(Entry{Name: "google.golang.org/grpc.WithDefaultServiceConfig", Library: GRPC, API: "grpc.WithDefaultServiceConfig", Form: PolicyBuilder,
-		Op: -1, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, Eval: EvalServiceConfig})
+		Op: -1, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, Eval: EvalServiceConfig, Hook: HookThrottling})
 	for _, p := range named0(GRPCRetry).Paths {
 		for _, name := range []string{"UnaryClientInterceptor", "StreamClientInterceptor"} {
 			add(Entry{Name: p + "." + name, Library: GRPCRetry, API: "retry." + name, Form: PolicyBuilder,
@@ -249,7 +252,7 @@ func buildEntries() []*Entry {
 	}
 	for _, name := range []string{"NewStandard", "NewAdaptiveMode"} {
 		add(Entry{Name: "github.com/aws/aws-sdk-go-v2/aws/retry." + name, Library: AWS, API: "retry." + name, Form: PolicyBuilder,
-			Op: -1, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, Eval: EvalAWSOptions,
+			Op: -1, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, Eval: EvalAWSOptions, Hook: HookQuota,
 			Default: Bound{Limit: LimitCount, N: 3, Note: "the SDK default"}})
 	}
 
