@@ -53,7 +53,6 @@ func newFlagged() *analysis.Analyzer {
 	return a
 }
 
-
 // Diagnostic categories.
 const (
 	catCount     = "fixed_attempts"
