@@ -276,6 +276,7 @@ func TestREADMEAfter(t *testing.T) {
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
@@ -291,7 +292,7 @@ type Service struct {
 	inventoryBudget *budget.Budget
 }
 
-func backoff(i int) time.Duration { return time.Duration(i) * time.Millisecond }
+func backoff(i int) time.Duration { return rand.N(time.Duration(1<<i) * time.Millisecond) }
 
 func (s *Service) Reserve(ctx context.Context, item string) error {
 	var err error

@@ -23,7 +23,7 @@ func get(ctx context.Context, c *Client) error {
 		if err := c.Get(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(time.Second)
+		sleep(ctx, jitter(time.Second))
 	}
 	return errors.New("gave up")
 }
@@ -33,7 +33,7 @@ func getRationed(ctx context.Context, c *Client) error {
 		if err := c.Get(ctx); err == nil || !c.Ration() {
 			return err
 		}
-		time.Sleep(time.Second)
+		sleep(ctx, jitter(time.Second))
 	}
 	return errors.New("gave up")
 }
@@ -49,7 +49,7 @@ func (s *Service) getOrders(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
-		time.Sleep(time.Second)
+		sleep(ctx, jitter(time.Second))
 	}
 	return errors.New("gave up")
 }

@@ -12,7 +12,7 @@ func waitReady(ctx context.Context, c *Client) error {
 		if err = c.Get(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		sleep(ctx, jitter(10*time.Millisecond))
 	}
 	return err
 }
