@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -140,7 +141,7 @@ func (c *checker) methodAware(r *request) bool {
 // reqParam classifies a parameter type: a request, a header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
-	case isNamedPtr(t, "net/http", "Request"), isNamedPtr(t, pathRetryable, "Request"), isNamedPtr(t, pathResty, "Request"):
+	case isNamedPtr(t, "net/http", "Request"), isLibPtr(t, retryapi.RetryableHTTP, "Request"), isLibPtr(t, retryapi.Resty, "Request"):
 		return rootReq
 	case isNamed(t, "net/http", "Header"):
 		return rootHdr
