@@ -140,7 +140,8 @@ type Entry struct {
 	CountField  string
 	GuardFields []string
 	// Hook names the library hook a budget fix goes through: HookPermanent,
-	// HookRetryIf, HookThrottling or HookQuota; "" when the API has none.
+	// HookRetryIf, HookThrottling, HookQuota, HookCheckRetry or
+	// HookCondition; "" when the API has none.
 	Hook string
 }
 
@@ -161,6 +162,13 @@ const (
 	// HookQuota: the retryer's ratelimit.None is replaced, giving back
 	// the SDK's retry quota.
 	HookQuota = "quota"
+	// HookCheckRetry: the go-retryablehttp client's CheckRetry wraps the
+	// policy in use and asks the client's own budget.
+	HookCheckRetry = "checkretry"
+	// HookCondition: the resty client gets a retry condition that asks
+	// the client's own budget. resty.dev/v3 has none: its default
+	// conditions retry whatever an added one refuses.
+	HookCondition = "condition"
 )
 
 // Effect is what an option or builder method does.

@@ -217,7 +217,7 @@ func buildEntries() []*Entry {
 	add(Entry{Name: rh + ".NewClient", Library: RetryableHTTP, API: "retryablehttp.NewClient", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Limit: LimitCount, N: 5, Note: "RetryMax 4 by default"},
-		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry", "Backoff"}})
+		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry", "Backoff"}, Hook: HookCheckRetry})
 	for _, name := range []string{"Get", "Head", "Post", "PostForm"} {
 		add(Entry{Name: rh + "." + name, Library: RetryableHTTP, API: "retryablehttp." + name, Form: RetryingCall,
 			Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay}, Sends: true,
@@ -232,8 +232,12 @@ func buildEntries() []*Entry {
 
 	for _, p := range named0(Resty).Paths {
 		for _, recv := range []string{"Client", "Request"} {
+			hook := ""
+			if p == "github.com/go-resty/resty/v2" && recv == "Client" {
+				hook = HookCondition
+			}
 			add(Entry{Name: "(*" + p + "." + recv + ").SetRetryCount", Library: Resty, API: "resty.SetRetryCount", Form: ClientConfig,
-				Op: -1, Policy: -1, Options: -1, Count: 0, Backoff: growingJitter, GuardEval: GuardResty})
+				Op: -1, Policy: -1, Options: -1, Count: 0, Backoff: growingJitter, GuardEval: GuardResty, Hook: hook})
 		}
 	}
 

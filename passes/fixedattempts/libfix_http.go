@@ -10,8 +10,8 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
-	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // The HTTP client libraries retry inside the client, for every request it
@@ -37,28 +37,19 @@ import (
 //
 // resty.dev/v3 and failsafe-go get no hook fix here (see httpHook).
 
-// httpHook names the hook an HTTP client library site is fixed through:
-// "checkretry" (go-retryablehttp's NewClient), "condition" (resty v2's
-// Client.SetRetryCount), or "" for none. resty.dev/v3 retries a request
-// when its default conditions or any added one holds, so no condition can
-// refuse a retry; failsafe-go's WithBudget limits concurrent retries, not
-// a share of the requests, and refuses with its own error.
-func httpHook(pass *analysis.Pass, s *retrysite.Site) string {
-	call, ok := s.Node.(*ast.CallExpr)
-	if !ok || s.Func == nil {
+// httpHook names the hook an HTTP client library site is fixed through
+// (retryapi.HookCheckRetry, retryapi.HookCondition), or "" for none.
+// resty.dev/v3 retries a request when its default conditions or any added
+// one holds, so no condition can refuse a retry; failsafe-go's WithBudget
+// limits concurrent retries, not a share of the requests, and refuses with
+// its own error: neither has a hook.
+func httpHook(s *retrysite.Site) string {
+	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Func == nil {
 		return ""
 	}
-	fn := callee(pass, call)
-	if fn == nil || fn.Pkg() == nil {
-		return ""
-	}
-	switch path := typesx.TrimVendor(fn.Pkg().Path()); {
-	case path == "github.com/hashicorp/go-retryablehttp" && fn.Name() == "NewClient":
-		return "checkretry"
-	case path == "github.com/go-resty/resty/v2" && fn.Name() == "SetRetryCount":
-		if recv := fn.Type().(*types.Signature).Recv(); recv != nil && strings.HasSuffix(types.TypeString(recv.Type(), nil), ".Client") {
-			return "condition"
-		}
+	switch h := hook(s); h {
+	case retryapi.HookCheckRetry, retryapi.HookCondition:
+		return h
 	}
 	return ""
 }
@@ -66,7 +57,7 @@ func httpHook(pass *analysis.Pass, s *retrysite.Site) string {
 // httpLibraryFix fixes an HTTP client library site through its hook, or
 // returns nil.
 func (f *fixer) httpLibraryFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
-	hook := httpHook(f.pass, s)
+	hook := httpHook(s)
 	if hook == "" || !f.canImport {
 		return nil
 	}
@@ -76,9 +67,9 @@ func (f *fixer) httpLibraryFix(file *ast.File, s *retrysite.Site) *analysis.Sugg
 		return nil
 	}
 	switch hook {
-	case "checkretry":
+	case retryapi.HookCheckRetry:
 		return f.checkRetryFix(file, s, call, stmt)
-	case "condition":
+	case retryapi.HookCondition:
 		return f.conditionFix(file, s, call, stmt)
 	}
 	return nil
@@ -95,7 +86,7 @@ func (f *fixer) clientBudget(file *ast.File, x ast.Expr, pos token.Pos) (name, p
 		base = x.Sel.Name
 	}
 	name = fixutil.FreshName(f.pass.TypesInfo, file, pos, fixutil.IdentName(base)+"Budget")
-	pkg, edits = addImport(f.pass, file, BudgetPath)
+	pkg, edits = addImport(f.pass, file, retryapi.BudgetPath)
 	return name, pkg, edits
 }
 
