@@ -25,11 +25,14 @@ import (
 var fixModules = []struct {
 	modver string
 	pkgs   []string // the patterns checked, ./... when empty
+	// behave, when set, runs a fixed function against a failing fake
+	// dependency, before and after the fixes.
+	behave *behaveCheck
 }{
 	{modver: "github.com/cenkalti/backoff/v5@v5.0.3"},
 	{modver: "github.com/rabbitmq/amqp091-go@v1.16.0"},
 	{modver: "github.com/nsqio/go-nsq@v1.1.0"},
-	{modver: "github.com/gocql/gocql@v1.7.0"},
+	{modver: "github.com/gocql/gocql@v1.7.0", behave: gocqlBehave},
 	{modver: "github.com/hashicorp/memberlist@v0.7.0"},
 	{modver: "github.com/openai/openai-go/v3@v3.99.0", pkgs: []string{"./packages/websocket/..."}},
 }
@@ -87,6 +90,10 @@ func TestFixesOnRealModules(t *testing.T) {
 					fixable++
 				}
 			}
+			var perBefore float64
+			if m.behave != nil {
+				perBefore = m.behave.run(t, dir, "before")
+			}
 			diff := run(t, dir, goEnv, retrylint, append(append([]string{"-fix", "-diff"}, flags...), pkgs...)...)
 			t.Logf("retrylint -fix -diff:\n%s", diff.stdout)
 			// Overlapping fixes are applied one per run: run until none is
@@ -128,6 +135,16 @@ func TestFixesOnRealModules(t *testing.T) {
 			}
 			if t.Failed() {
 				t.Logf("before the fixes:\n%s\nafter:\n%s", diagList(before), diagList(after))
+			}
+			if m.behave != nil {
+				per := m.behave.run(t, dir, "after")
+				t.Logf("%s: %.3f attempts per call before the fixes, %.3f after", m.behave.name, perBefore, per)
+				if perBefore < 2 {
+					t.Errorf("%s: %.3f attempts per call before the fixes: the behaviour check sees no retry", m.behave.name, perBefore)
+				}
+				if per < 1 || per > 1+behaveRatio+behaveSlack {
+					t.Errorf("%s: %.3f attempts per call after the fixes, want 1 to %.2f", m.behave.name, per, 1+behaveRatio+behaveSlack)
+				}
 			}
 			t.Logf("%s: %d diagnostics, %d with a fix, %d files changed; %d left after the fixes; %s",
 				modver, len(before), fixable, files, len(after), time.Since(start).Round(time.Second))
@@ -261,3 +278,93 @@ func mustRun(t *testing.T, dir, name string, args ...string) {
 		t.Fatalf("%s %s: %s", name, strings.Join(args, " "), r)
 	}
 }
+
+// The budget package's default ratio, and what its floor (one retry a
+// second) and rounding may add over behaveCalls calls (as rltest.Behave).
+const (
+	behaveRatio = 0.1
+	behaveSlack = 0.03
+	behaveCalls = 2000
+)
+
+// behaveCheck is a test file written into a package of a fixed module: it
+// calls a function that a fix changes behaveCalls times against a fake
+// dependency that always fails, checks that every call returns the fake's
+// error and that no goroutine is left, and prints
+// "retrylint-behave: ATTEMPTS CALLS".
+type behaveCheck struct {
+	name string // what is called
+	pkg  string // the package's directory in the module
+	src  string // the test file
+}
+
+// run writes the check's test file, runs it, removes it, and returns the
+// attempts per call it printed.
+func (b *behaveCheck) run(t *testing.T, dir, when string) float64 {
+	t.Helper()
+	file := filepath.Join(dir, filepath.FromSlash(b.pkg), "retrylint_behave_test.go")
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(b.src, "CALLS", fmt.Sprint(behaveCalls))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(file)
+	r := run(t, dir, goEnv, "go", "test", "-count=1", "-run", "^TestRetrylintBehave$", "-v", "./"+b.pkg)
+	if r.code != 0 {
+		t.Errorf("%s %s the fixes: %s", b.name, when, r)
+		return 0
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		var attempts, calls int
+		if _, err := fmt.Sscanf(strings.TrimSpace(line), "retrylint-behave: %d %d", &attempts, &calls); err == nil && calls > 0 {
+			return float64(attempts) / float64(calls)
+		}
+	}
+	t.Errorf("%s %s the fixes: no retrylint-behave line in\n%s", b.name, when, r.stdout)
+	return 0
+}
+
+// gocqlBehave calls hostConnPool.connect, the connection pool's
+// reconnection loop, against a host dialer that always fails (three
+// attempts a call before the fix).
+var gocqlBehave = &behaveCheck{name: "gocql hostConnPool.connect", pkg: ".", src: `package gocql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+var errRetrylintDown = errors.New("dependency down")
+
+type retrylintDialer struct{ calls int }
+
+func (d *retrylintDialer) DialHost(ctx context.Context, host *HostInfo) (*DialedHost, error) {
+	d.calls++
+	return nil, errRetrylintDown
+}
+
+func TestRetrylintBehave(t *testing.T) {
+	d := &retrylintDialer{}
+	s := &Session{
+		ctx:     context.Background(),
+		cfg:     ClusterConfig{ReconnectionPolicy: &ConstantReconnectionPolicy{MaxRetries: 3, Interval: time.Nanosecond}},
+		connCfg: &ConnConfig{HostDialer: d},
+	}
+	pool := &hostConnPool{session: s, host: &HostInfo{}}
+	goroutines := runtime.NumGoroutine()
+	for i := 0; i < CALLS; i++ {
+		if err := pool.connect(); !errors.Is(err, errRetrylintDown) || err.Error() != errRetrylintDown.Error() {
+			t.Fatalf("call %d: %v, want the dialer's error", i, err)
+		}
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Errorf("%d goroutines left, %d before", n, goroutines)
+	}
+	if len(pool.conns) != 0 {
+		t.Errorf("%d connections in the pool", len(pool.conns))
+	}
+	fmt.Printf("retrylint-behave: %d %d\n", d.calls, CALLS)
+}
+`}

@@ -54,6 +54,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -581,9 +582,6 @@ func (c *computer) factor(s *retrysite.Site) (Mult, string) {
 // and the ratio assumed for a guard whose ratio is not known.
 const DefaultRatio = 0.1
 
-// BudgetPath is the import path of the project's runtime retry budget.
-const BudgetPath = "github.com/retrylint/retrylint/budget"
-
 // budgetRatio works out the ratio of the budget guarding a site: the
 // project's budget package (budget.New, budget.NewRegistry, with or
 // without a constant budget.Ratio option) when its construction is visible
@@ -642,7 +640,7 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 	switch x := e.(type) {
 	case *ast.CallExpr:
 		fn, ok := typeutil.Callee(c.pass.TypesInfo, x).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != BudgetPath {
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != retryapi.BudgetPath {
 			return 0, false
 		}
 		switch fn.Name() {
@@ -674,7 +672,7 @@ func (c *computer) budgetExprRatio(e ast.Expr, depth int) (float64, bool) {
 		}
 		if init == nil {
 			// var reg budget.Registry: the zero Registry uses the defaults.
-			if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Name() == "Registry" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == BudgetPath {
+			if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Name() == "Registry" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == retryapi.BudgetPath {
 				return DefaultRatio, true
 			}
 			return 0, false
@@ -735,7 +733,7 @@ func (c *computer) optionsRatio(call *ast.CallExpr) (float64, bool) {
 			return 0, false
 		}
 		fn, ok := typeutil.Callee(c.pass.TypesInfo, oc).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != BudgetPath {
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != retryapi.BudgetPath {
 			return 0, false
 		}
 		if fn.Name() != "Ratio" {

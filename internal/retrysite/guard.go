@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -31,17 +32,14 @@ func (a *analyzer) guardOf(call *ast.CallExpr) *Guard {
 // whether the budget is the receiver of the call.
 func (a *analyzer) guardKind(fn *types.Func) (kind GuardKind, receiver bool) {
 	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
-	switch {
-	case path == "golang.org/x/time/rate" && recv == "Limiter":
-		switch name {
-		case "Allow", "AllowN", "Wait", "WaitN", "Reserve", "ReserveN":
-			return GuardLimiter, true
+	if g, ok := retryapi.GuardOf(path, recv, name); ok {
+		switch g.Kind {
+		case retryapi.Limiter:
+			return GuardLimiter, g.Receiver
+		case retryapi.Breaker:
+			return GuardBreaker, g.Receiver
 		}
 		return 0, false
-	case (path == "github.com/sony/gobreaker" || path == "github.com/sony/gobreaker/v2") && (name == "Execute" || name == "Allow"):
-		return GuardBreaker, recv != ""
-	case path == "github.com/afex/hystrix-go/hystrix" && (name == "Do" || name == "DoC" || name == "Go" || name == "GoC"):
-		return GuardBreaker, false
 	}
 	if a.funcs[path+"."+name] || recv != "" && a.funcs[path+"."+recv+"."+name] {
 		return GuardListed, recv != ""
@@ -212,8 +210,7 @@ func (a *analyzer) mayGuard() bool {
 	}
 	imported := make(map[*types.Package]bool)
 	for _, p := range a.pass.Pkg.Imports() {
-		switch typesx.TrimVendor(p.Path()) {
-		case "golang.org/x/time/rate", "github.com/sony/gobreaker", "github.com/sony/gobreaker/v2", "github.com/afex/hystrix-go/hystrix":
+		if retryapi.IsGuardPath(p.Path()) {
 			return true
 		}
 		imported[p] = true

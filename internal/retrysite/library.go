@@ -2,81 +2,42 @@ package retrysite
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
-// Import paths of the retry libraries the analysis knows.
-const (
-	pathBackoff   = "github.com/cenkalti/backoff"
-	pathRetryGo   = "github.com/avast/retry-go"
-	pathGoRetry   = "github.com/sethvargo/go-retry"
-	pathRetryable = "github.com/hashicorp/go-retryablehttp"
-	pathRestyV2   = "github.com/go-resty/resty/v2"
-	pathRestyV3   = "resty.dev/v3"
-	pathGRPC      = "google.golang.org/grpc"
-	pathMiddleV2  = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
-	pathMiddleV1  = "github.com/grpc-ecosystem/go-grpc-middleware/retry"
-	pathFailsafe  = "github.com/failsafe-go/failsafe-go"
-	pathAWSRetry  = "github.com/aws/aws-sdk-go-v2/aws/retry"
-	pathAWSRate   = "github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	pathK8sRetry  = "k8s.io/client-go/util/retry"
-	pathK8sWait   = "k8s.io/apimachinery/pkg/util/wait"
-	pathRetryDo   = "github.com/retrylint/retrylint/budget/retry"
-)
-
-// libraryFamily maps an import path to the library it belongs to, or "".
-func libraryFamily(path string) string {
-	switch {
-	case path == pathBackoff || path == pathBackoff+"/v3" || path == pathBackoff+"/v4":
-		return "backoff.v4"
-	case path == pathBackoff+"/v5":
-		return "backoff.v5"
-	case path == pathRetryGo || path == pathRetryGo+"/v3" || path == pathRetryGo+"/v4":
-		return "retrygo"
-	case path == pathRetryGo+"/v5":
-		return "retrygo.v5"
-	case path == pathGoRetry:
-		return "goretry"
-	case path == pathRetryable:
-		return "retryablehttp"
-	case path == pathRestyV2 || path == pathRestyV3:
-		return "resty"
-	case path == pathGRPC:
-		return "grpc"
-	case path == pathMiddleV2 || path == pathMiddleV1:
-		return "grpcretry"
-	case path == pathFailsafe+"/retrypolicy" || path == pathFailsafe+"/failsafehttp" || path == pathFailsafe+"/failsafegrpc":
-		return "failsafe"
-	case path == pathAWSRetry:
-		return "aws"
-	case path == pathK8sRetry:
-		return "k8s"
-	case path == pathK8sWait:
-		return "k8swait"
-	case path == pathRetryDo:
-		return "retrydo"
-	}
-	return ""
-}
-
 // IsLibraryPath reports whether path is the import path of a retry library
 // the analysis knows.
-func IsLibraryPath(path string) bool { return libraryFamily(typesx.TrimVendor(path)) != "" }
+func IsLibraryPath(path string) bool { return retryapi.LibraryOf(path) != nil }
 
 // inLibrary reports whether pkg is one of the retry libraries' own
 // packages: there, a call of its API implements the library. Other
 // packages of the same module (client-go's users of util/retry) are
 // users like any other.
-func inLibrary(pkg string) bool {
-	return libraryFamily(typesx.TrimVendor(pkg)) != ""
+func inLibrary(pkg string) bool { return retryapi.LibraryOf(pkg) != nil }
+
+// libraryOf returns the retry library fn belongs to, or nil.
+func libraryOf(fn *types.Func) *retryapi.Library {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	return retryapi.LibraryOf(fn.Pkg().Path())
+}
+
+// inLib reports whether fn belongs to the library of the name.
+func inLib(fn *types.Func, name string) bool {
+	l := libraryOf(fn)
+	return l != nil && l.Name == name
 }
 
 // findLibrary records every call of a retry library.
@@ -92,11 +53,11 @@ func (a *analyzer) findLibrary() {
 			if fn == nil {
 				continue
 			}
-			fam := libraryFamily(typesx.PkgPath(fn))
-			if fam == "" {
+			e := retryapi.Of(fn)
+			if e == nil {
 				continue
 			}
-			s = a.librarySite(cur, n, fn, fam)
+			s = a.librarySite(cur, n, e)
 		case *ast.CompositeLit:
 			s = a.retryableLiteral(cur, n)
 		}
@@ -169,8 +130,7 @@ func (a *analyzer) fillOp(s *Site, op ast.Expr) {
 // isLibraryCall reports whether call is a call into a retry library (a
 // marker such as backoff.Permanent, not an attempt).
 func (a *analyzer) isLibraryCall(call *ast.CallExpr) bool {
-	fn := a.callee(call)
-	return fn != nil && libraryFamily(typesx.PkgPath(fn)) != ""
+	return libraryOf(a.callee(call)) != nil
 }
 
 // funcLitOf returns the function literal an operation expression denotes:
@@ -223,134 +183,200 @@ func (a *analyzer) options(call *ast.CallExpr, from int) (opts []option, ok bool
 	return opts, true
 }
 
-func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func, fam string) *Site {
-	name, recv := fn.Name(), typesx.RecvName(fn)
-	switch fam {
-	case "backoff.v4":
-		switch name {
-		case "Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData":
-			s := a.libSite(cur, call, "backoff."+name, arg(call, 0))
-			s.Bound = a.backoffV4Bound(arg(call, 1), s.Func)
-			if s.Bound.Kind == BoundCount && s.Bound.N == 1 {
-				return nil // StopBackOff: never retries
-			}
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "backoff.v5":
-		if name == "Retry" && recv == "" {
-			s := a.libSite(cur, call, "backoff.Retry", arg(call, 1))
-			s.Bound = a.backoffV5Bound(call)
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "retrygo":
-		if (name == "Do" || name == "DoWithData") && recv == "" {
-			s := a.libSite(cur, call, "retry."+name, arg(call, 0))
-			s.Bound, s.Guard = a.retryGoOptions(call, 1, s.Guard)
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "retrygo.v5":
-		if name == "Do" && recv != "" {
-			s := a.libSite(cur, call, "retry.(*Retrier).Do", arg(call, 0))
-			s.Bound = Bound{Kind: BoundUnknown}
-			if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
-				if nc := a.constructorCall(sel.X); nc != nil {
-					if f := a.callee(nc); f != nil && (f.Name() == "New" || f.Name() == "NewWithData") {
-						s.Bound, s.Guard = a.retryGoOptions(nc, 0, s.Guard)
-					}
-				}
-			}
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "goretry":
-		switch name {
-		case "Do", "DoValue":
-			s := a.libSite(cur, call, "retry."+name, arg(call, 2))
-			s.Bound = a.goRetryBound(arg(call, 1))
-			s.Exempt = a.goRetryExempt(s)
-			return s
-		case "Constant", "Exponential", "Fibonacci":
-			if recv != "" || len(call.Args) != 3 {
-				return nil
-			}
-			s := a.libSite(cur, call, "retry."+name, arg(call, 2))
-			s.Bound = Bound{Kind: Unbounded, Note: "until the context ends"}
-			s.Exempt = a.goRetryExempt(s)
-			return s
-		}
-	case "retryablehttp":
-		return a.retryableSite(cur, call, name, recv)
-	case "resty":
-		if name == "SetRetryCount" && (recv == "Client" || recv == "Request") {
-			n := arg(call, 0)
-			if v, ok := a.intConst(n); ok && v <= 0 {
-				return nil
-			}
-			s := a.libSite(cur, call, "resty."+name, nil)
-			s.Bound = a.countBound(n, -1, false)
-			s.Guard = a.restyGuard(s.Func)
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "grpc":
-		if name == "WithDefaultServiceConfig" {
-			return a.grpcSite(cur, call)
-		}
-	case "grpcretry":
-		if name == "UnaryClientInterceptor" || name == "StreamClientInterceptor" {
-			return a.grpcRetrySite(cur, call, name)
-		}
-	case "failsafe":
-		if name == "NewBuilder" || name == "NewWithDefaults" || name == "NewRetryPolicyBuilder" {
-			return a.failsafeSite(cur, call, name)
-		}
-	case "aws":
-		if name == "NewStandard" || name == "NewAdaptiveMode" {
-			return a.awsSite(cur, call, name)
-		}
-	case "k8s":
-		switch name {
-		case "RetryOnConflict":
-			s := a.libSite(cur, call, "retry.RetryOnConflict", arg(call, 1))
-			s.Bound = a.k8sBound(arg(call, 0))
-			s.Exempt = "it retries only optimistic-concurrency conflicts"
-			return s
-		case "OnError":
-			s := a.libSite(cur, call, "retry.OnError", arg(call, 2))
-			s.Bound = a.k8sBound(arg(call, 0))
-			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-			return s
-		}
-	case "k8swait":
-		// The backoff family retries its condition while it answers
-		// (false, nil); it is a retry when the condition answers so on a
-		// failure, a poll for a state otherwise.
-		op, bo := arg(call, 1), arg(call, 0)
-		switch name {
-		case "ExponentialBackoff":
-		case "ExponentialBackoffWithContext":
-			op, bo = arg(call, 2), arg(call, 1)
-		default:
+// librarySite reads a call of a retry library's API by its table entry:
+// the operation, the default bound and backoff, the retry count, the
+// options, the policy, the client's fields, then the entry's named
+// evaluators. It returns nil when the call makes no retries.
+func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retryapi.Entry) *Site {
+	if e.NArgs != 0 && len(call.Args) != e.NArgs {
+		return nil
+	}
+	var count ast.Expr
+	if e.Count >= 0 {
+		count = arg(call, e.Count)
+		if v, ok := a.intConst(count); ok && v <= 0 {
 			return nil
-		}
-		if lit := a.funcLitOf(op); lit == nil || !a.retriesOnFailure(lit) {
-			return nil
-		}
-		s := a.libSite(cur, call, "wait."+name, op)
-		s.Bound = a.k8sBound(bo)
-		s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
-		return s
-	case "retrydo":
-		if (name == "Do" || name == "DoValue") && recv == "" {
-			s := a.libSite(cur, call, "retry."+name, arg(call, 2))
-			a.retryDoPolicy(s, arg(call, 1))
-			return s
 		}
 	}
-	return nil
+	var op ast.Expr
+	if e.Op >= 0 {
+		op = arg(call, e.Op)
+	}
+	s := a.libSite(cur, call, e.API, op)
+	s.Entry = e
+	s.Bound = boundOf(e.Default)
+	s.Backoff = Backoff{Delay: Delay(e.Backoff.Delay), Jitter: e.Backoff.Jitter}
+	s.Exempt = e.Exempt
+	if e.Sends {
+		s.Attempts = []Attempt{{Call: call, Dep: a.depOf(call)}}
+	}
+	if count != nil {
+		s.Bound = a.countBound(count, -1, false)
+	}
+	if e.PolicyEval != "" && !policyEvals[e.PolicyEval](a, s, arg(call, e.Policy)) {
+		return nil
+	}
+	switch {
+	case e.OptionsOf == retryapi.Receiver:
+		s.Bound = Bound{Kind: BoundUnknown}
+		if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if nc := a.constructorCall(sel.X); nc != nil {
+				if f := a.callee(nc); f != nil && slices.Contains(e.Constructors, f.Name()) {
+					s.Bound = boundOf(e.Default)
+					a.readOptions(s, retryapi.Named(e.Library), nc, e.Options)
+				}
+			}
+		}
+	case e.Options >= 0 && e.Eval == "":
+		a.readOptions(s, retryapi.Named(e.Library), call, e.Options)
+	}
+	if e.CountField != "" {
+		if lhs := assignedTo(cur); lhs != nil {
+			same := func(x ast.Expr) bool { return types.ExprString(x) == types.ExprString(lhs) }
+			if v := a.assignedField(s.Func, e.CountField, same); v != nil {
+				if n, ok := a.intConst(v); ok && n <= 0 {
+					return nil
+				}
+				s.Bound = a.countBound(v, -1, false)
+			}
+			for _, hook := range e.GuardFields {
+				if v := a.assignedField(s.Func, hook, same); v != nil && s.Guard == nil {
+					s.Guard = a.firstGuard(v, true)
+				}
+			}
+		}
+	}
+	if e.GuardEval != "" {
+		s.Guard = guardEvals[e.GuardEval](a, s)
+	}
+	if e.ExemptEval != "" {
+		s.Exempt = exemptEvals[e.ExemptEval](a, s)
+	}
+	if e.Eval != "" {
+		return evals[e.Eval](a, s, cur, call)
+	}
+	return s
+}
+
+// objectName is the full name of a package-level object: path.Name.
+func objectName(obj types.Object) string {
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return typesx.TrimVendor(obj.Pkg().Path()) + "." + obj.Name()
+}
+
+// boundOf turns a table's default bound into a site's.
+func boundOf(b retryapi.Bound) Bound {
+	return Bound{Kind: BoundKind(b.Limit), N: b.N, Note: b.Note}
+}
+
+// The named evaluators of the retryapi table.
+var (
+	// evals read a whole call the table cannot describe; they refine the
+	// site or return nil when the call makes no retries.
+	evals = map[string]func(a *analyzer, s *Site, cur inspector.Cursor, call *ast.CallExpr) *Site{
+		retryapi.EvalServiceConfig: (*analyzer).grpcSite,
+		retryapi.EvalInterceptor:   (*analyzer).grpcRetrySite,
+		retryapi.EvalFailsafeChain: (*analyzer).failsafeSite,
+		retryapi.EvalAWSOptions:    (*analyzer).awsSite,
+		retryapi.EvalWaitCondition: (*analyzer).waitSite,
+	}
+	// policyEvals read a policy argument into the site; false when it
+	// never retries.
+	policyEvals = map[string]func(a *analyzer, s *Site, x ast.Expr) bool{
+		retryapi.PolicyBackoffV4: (*analyzer).backoffV4Policy,
+		retryapi.PolicyGoRetry:   func(a *analyzer, s *Site, x ast.Expr) bool { s.Bound = a.goRetryBound(x); return true },
+		retryapi.PolicyK8s:       func(a *analyzer, s *Site, x ast.Expr) bool { s.Bound = a.k8sBound(x); return true },
+		retryapi.PolicyRetryDo:   func(a *analyzer, s *Site, x ast.Expr) bool { a.retryDoPolicy(s, x); return true },
+	}
+	// guardEvals find the budget check the code around a site installs.
+	guardEvals = map[string]func(a *analyzer, s *Site) *Guard{
+		retryapi.GuardResty: func(a *analyzer, s *Site) *Guard { return a.restyGuard(s.Func) },
+	}
+	// exemptEvals say why the operation of a site is no outage risk.
+	exemptEvals = map[string]func(a *analyzer, s *Site) string{
+		retryapi.ExemptGoRetry: (*analyzer).goRetryExempt,
+	}
+)
+
+// readOptions applies the library's functional options among call's
+// arguments, from index from on, to the site's bound and guard: the last
+// count (attempts, retries, forever) wins; a time cap lifted by a
+// constant 0 leaves a time-bounded default unbounded; a throttle or
+// budget guards; a retry condition that asks a budget guards.
+func (a *analyzer) readOptions(s *Site, lib *retryapi.Library, call *ast.CallExpr, from int) {
+	opts, ok := a.options(call, from)
+	if !ok && lib.OpaqueOptions {
+		s.Bound = Bound{}
+		return
+	}
+	var count *Bound
+	lifted, liftNote := false, ""
+	for _, o := range opts {
+		opt, known := lib.Option(o.name)
+		if !known {
+			continue
+		}
+		x := arg(o.call, 0)
+		switch opt.Effect {
+		case retryapi.Attempts, retryapi.Retries:
+			if b, ok := a.optionCount(opt, x); ok {
+				count = &b
+			}
+		case retryapi.Forever:
+			count = &Bound{Kind: Unbounded, Note: opt.Note}
+		case retryapi.TimeCap:
+			if n, ok := a.intConst(x); ok && n == 0 {
+				lifted, liftNote = true, opt.Note
+			}
+		case retryapi.Throttle:
+			if !a.isNil(unparen(x)) {
+				s.Guard = &Guard{Kind: GuardNative, Desc: o.name}
+			}
+		case retryapi.Budget:
+			s.Guard = &Guard{Kind: GuardNative, Desc: o.name, Budget: x}
+		case retryapi.Condition:
+			if s.Guard == nil {
+				s.Guard = a.firstGuard(x, true)
+			}
+		}
+	}
+	switch {
+	case count != nil:
+		s.Bound = *count
+	case !ok:
+		s.Bound = Bound{}
+	case lifted && s.Bound.Kind == BoundTime:
+		s.Bound = Bound{Kind: Unbounded, Note: liftNote}
+	}
+}
+
+// optionCount reads the count an attempts or retries option gives; ok is
+// false when the option sets no limit.
+func (a *analyzer) optionCount(opt retryapi.Option, x ast.Expr) (Bound, bool) {
+	start := int64(0)
+	if opt.Effect == retryapi.Retries {
+		start = -1
+	}
+	n, isConst := a.intConst(x)
+	switch {
+	case isConst && n == 0 && opt.Zero == retryapi.ZeroForever,
+		isConst && n < 0 && opt.Zero == retryapi.NegForever:
+		return Bound{Kind: Unbounded, Note: opt.Note}, true
+	case isConst && n <= 0 && opt.Zero == retryapi.ZeroIgnored:
+		return Bound{}, false
+	}
+	return a.countBound(x, start, false), true
+}
+
+// waitSite keeps a k8s wait backoff call when its condition answers
+// (false, nil) on a failure: a retry; a poll for a state otherwise.
+func (a *analyzer) waitSite(s *Site, _ inspector.Cursor, _ *ast.CallExpr) *Site {
+	if lit := a.funcLitOf(s.Op); lit == nil || !a.retriesOnFailure(lit) {
+		return nil
+	}
+	return s
 }
 
 // retriesOnFailure reports whether a wait condition answers (false, nil)
@@ -415,7 +441,8 @@ func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
 // interceptor, following option variables and slices: WithMax(n) makes it
 // retry (without it, it does not); Disable switches it off. Options it
 // cannot see leave the bound unknown rather than the site unreported.
-func (a *analyzer) grpcRetrySite(cur inspector.Cursor, call *ast.CallExpr, name string) *Site {
+func (a *analyzer) grpcRetrySite(s *Site, _ inspector.Cursor, call *ast.CallExpr) *Site {
+	lib := retryapi.Named(s.Entry.Library)
 	var max ast.Expr
 	hidden, disabled := false, false
 	var visit func(e ast.Expr, depth int)
@@ -431,10 +458,10 @@ func (a *analyzer) grpcRetrySite(cur inspector.Cursor, call *ast.CallExpr, name 
 				hidden = true
 				return
 			}
-			switch fn.Name() {
-			case "WithMax":
+			switch opt, _ := lib.Option(fn.Name()); opt.Effect {
+			case retryapi.Attempts:
 				max, disabled = arg(x, 0), false
-			case "Disable":
+			case retryapi.Disable:
 				disabled = true
 			}
 			if fn.Name() == "append" {
@@ -465,8 +492,6 @@ func (a *analyzer) grpcRetrySite(cur inspector.Cursor, call *ast.CallExpr, name 
 	for _, x := range call.Args {
 		visit(x, 0)
 	}
-	s := a.libSite(cur, call, "retry."+name, nil)
-	s.Backoff = Backoff{Delay: FixedDelay, Jitter: true}
 	switch {
 	case disabled:
 		return nil
@@ -497,6 +522,13 @@ func (a *analyzer) constructorCall(e ast.Expr) *ast.CallExpr {
 	return nil
 }
 
+// backoffV4Policy reads the BackOff of a cenkalti/backoff v4 call; a
+// StopBackOff never retries.
+func (a *analyzer) backoffV4Policy(s *Site, x ast.Expr) bool {
+	s.Bound = a.backoffV4Bound(x, s.Func)
+	return s.Bound.Kind != BoundCount || s.Bound.N != 1
+}
+
 // backoffV4Bound evaluates a cenkalti/backoff v4 BackOff expression.
 func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 	e = unparen(e)
@@ -515,7 +547,7 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		}
 		b := a.backoffV4Bound(def, fn)
 		// b.MaxElapsedTime = 0 after construction removes the time cap.
-		if x := a.fieldAssigned(fn, v, "MaxElapsedTime"); x != nil && b.Kind == BoundTime {
+		if x := a.assignedField(fn, "MaxElapsedTime", func(x ast.Expr) bool { return a.objOf(x) == v }); x != nil && b.Kind == BoundTime {
 			if n, ok := a.intConst(x); ok && n == 0 {
 				b = Bound{Kind: Unbounded, Note: "MaxElapsedTime is 0"}
 			}
@@ -523,7 +555,7 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		return b
 	case *ast.CallExpr:
 		f := a.callee(e)
-		if f == nil || libraryFamily(typesx.PkgPath(f)) != "backoff.v4" {
+		if !inLib(f, retryapi.BackoffV4) {
 			return Bound{}
 		}
 		switch f.Name() {
@@ -534,9 +566,9 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		case "NewExponentialBackOff":
 			opts, _ := a.options(e, 0)
 			for _, o := range opts {
-				if o.name == "WithMaxElapsedTime" {
+				if opt, _ := libraryOf(f).Option(o.name); opt.Effect == retryapi.TimeCap {
 					if n, ok := a.intConst(arg(o.call, 0)); ok && n == 0 {
-						return Bound{Kind: Unbounded, Note: "MaxElapsedTime is 0"}
+						return Bound{Kind: Unbounded, Note: opt.Note}
 					}
 				}
 			}
@@ -570,89 +602,6 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 	return Bound{}
 }
 
-// fieldAssigned returns the value last assigned to v.field in fn's body.
-func (a *analyzer) fieldAssigned(fn ast.Node, v types.Object, field string) ast.Expr {
-	var val ast.Expr
-	astx.InspectNoLit(astx.FuncBody(fn), func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
-		}
-		for i, l := range as.Lhs {
-			if sel, ok := unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && a.objOf(sel.X) == v {
-				val = as.Rhs[i]
-			}
-		}
-		return true
-	})
-	return val
-}
-
-// backoffV5Bound evaluates the options of a cenkalti/backoff v5 Retry call.
-func (a *analyzer) backoffV5Bound(call *ast.CallExpr) Bound {
-	opts, ok := a.options(call, 2)
-	if !ok {
-		return Bound{}
-	}
-	tries, timeCap := int64(0), true
-	var triesExpr ast.Expr
-	for _, o := range opts {
-		switch o.name {
-		case "WithMaxTries":
-			if n, ok := a.intConst(arg(o.call, 0)); ok {
-				tries = n
-			} else {
-				triesExpr = arg(o.call, 0)
-			}
-		case "WithMaxElapsedTime":
-			if n, ok := a.intConst(arg(o.call, 0)); ok && n == 0 {
-				timeCap = false
-			}
-		}
-	}
-	switch {
-	case tries > 0:
-		return Bound{Kind: BoundCount, N: int(tries)}
-	case triesExpr != nil:
-		return a.countBound(triesExpr, 0, false)
-	case timeCap:
-		return Bound{Kind: BoundTime, Note: "MaxElapsedTime, 15m by default"}
-	}
-	return Bound{Kind: Unbounded}
-}
-
-// retryGoOptions evaluates avast/retry-go options: Attempts (default 10,
-// 0 = forever), UntilSucceeded, and the v5 throttles.
-func (a *analyzer) retryGoOptions(call *ast.CallExpr, from int, g *Guard) (Bound, *Guard) {
-	opts, ok := a.options(call, from)
-	b := Bound{Kind: BoundCount, N: 10, Note: "the default of 10"}
-	if !ok {
-		b = Bound{}
-	}
-	for _, o := range opts {
-		switch o.name {
-		case "Attempts":
-			if n, ok := a.intConst(arg(o.call, 0)); ok && n == 0 {
-				b = Bound{Kind: Unbounded, Note: "Attempts(0)"}
-			} else {
-				b = a.countBound(arg(o.call, 0), 0, false)
-			}
-		case "UntilSucceeded":
-			b = Bound{Kind: Unbounded, Note: "UntilSucceeded"}
-		case "WithThrottle", "WithFixedTokenBucketThrottle":
-			if !a.isNil(unparen(arg(o.call, 0))) {
-				g = &Guard{Kind: GuardNative, Desc: o.name}
-			}
-		case "RetryIf":
-			// A retry condition that asks a budget.
-			if g == nil {
-				g = a.firstGuard(arg(o.call, 0), true)
-			}
-		}
-	}
-	return b, g
-}
-
 // goRetryBound evaluates a sethvargo/go-retry Backoff expression.
 func (a *analyzer) goRetryBound(e ast.Expr) Bound {
 	e = unparen(e)
@@ -666,7 +615,7 @@ func (a *analyzer) goRetryBound(e ast.Expr) Bound {
 		return Bound{}
 	}
 	f := a.callee(call)
-	if f == nil || typesx.PkgPath(f) != pathGoRetry {
+	if !inLib(f, retryapi.GoRetry) {
 		return Bound{}
 	}
 	switch f.Name() {
@@ -695,7 +644,7 @@ func (a *analyzer) goRetryExempt(s *Site) string {
 	marks := false
 	ast.Inspect(s.Body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if f := a.callee(call); f != nil && typesx.PkgPath(f) == pathGoRetry && f.Name() == "RetryableError" {
+			if f := a.callee(call); inLib(f, retryapi.GoRetry) && f.Name() == "RetryableError" {
 				marks = true
 			}
 		}
@@ -707,43 +656,17 @@ func (a *analyzer) goRetryExempt(s *Site) string {
 	return "the operation never marks an error retryable"
 }
 
-// retryableSite handles go-retryablehttp: NewClient builds a client that
-// retries (RetryMax 4 by default), and the package-level Get/Post/... use
-// such a client.
-func (a *analyzer) retryableSite(cur inspector.Cursor, call *ast.CallExpr, name, recv string) *Site {
-	switch {
-	case recv == "" && name == "NewClient":
-		s := a.libSite(cur, call, "retryablehttp.NewClient", nil)
-		s.Bound = Bound{Kind: BoundCount, N: 5, Note: "RetryMax 4 by default"}
-		s.Backoff = Backoff{Delay: GrowingDelay}
-		if lhs := assignedTo(cur); lhs != nil {
-			if v := a.assignedField(s.Func, lhs, "RetryMax"); v != nil {
-				if n, ok := a.intConst(v); ok && n <= 0 {
-					return nil
-				}
-				s.Bound = a.countBound(v, -1, false)
-			}
-			for _, hook := range []string{"CheckRetry", "PrepareRetry", "Backoff"} {
-				if v := a.assignedField(s.Func, lhs, hook); v != nil && s.Guard == nil {
-					s.Guard = a.firstGuard(v, true)
-				}
-			}
-		}
-		return s
-	case recv == "" && (name == "Get" || name == "Head" || name == "Post" || name == "PostForm"):
-		s := a.libSite(cur, call, "retryablehttp."+name, nil)
-		s.Bound = Bound{Kind: BoundCount, N: 5, Note: "the default client's RetryMax 4"}
-		s.Backoff = Backoff{Delay: GrowingDelay}
-		s.Attempts = []Attempt{{Call: call, Dep: a.depOf(call)}}
-		return s
-	}
-	return nil
-}
-
-// retryableLiteral handles &retryablehttp.Client{RetryMax: n, ...}.
+// retryableLiteral reads a composite literal of a client type the table
+// knows (&retryablehttp.Client{RetryMax: n, ...}): its count field and
+// the hooks a budget may be asked in. Without the count field the
+// client keeps the table's default (the zero RetryMax: one attempt).
 func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit) *Site {
 	t, ok := types.Unalias(a.pass.TypesInfo.TypeOf(lit)).(*types.Named)
-	if !ok || t.Obj().Name() != "Client" || t.Obj().Pkg() == nil || typesx.TrimVendor(t.Obj().Pkg().Path()) != pathRetryable {
+	if !ok {
+		return nil
+	}
+	e := retryapi.OfType(t.Obj())
+	if e == nil || e.CountField == "" {
 		return nil
 	}
 	var max ast.Expr
@@ -755,23 +678,23 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 		}
 		switch k, _ := kv.Key.(*ast.Ident); {
 		case k == nil:
-		case k.Name == "RetryMax":
+		case k.Name == e.CountField:
 			max = kv.Value
-		case k.Name == "CheckRetry" || k.Name == "PrepareRetry":
+		case slices.Contains(e.GuardFields, k.Name):
 			if g == nil {
 				g = a.firstGuard(kv.Value, true)
 			}
 		}
 	}
 	if max == nil {
-		return nil // the zero RetryMax makes one attempt
+		return nil // the default count (retryablehttp: one attempt)
 	}
 	if n, ok := a.intConst(max); ok && n <= 0 {
 		return nil
 	}
-	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: astx.EnclosingFunc(cur), API: "retryablehttp.Client", Guard: g}
+	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: astx.EnclosingFunc(cur), API: e.API, Entry: e, Guard: g}
 	s.Bound = a.countBound(max, -1, false)
-	s.Backoff = Backoff{Delay: GrowingDelay}
+	s.Backoff = Backoff{Delay: Delay(e.Backoff.Delay), Jitter: e.Backoff.Jitter}
 	return s
 }
 
@@ -790,10 +713,9 @@ func assignedTo(cur inspector.Cursor) ast.Expr {
 	return nil
 }
 
-// assignedField returns the value last assigned to <lhs>.field in fn,
-// where <lhs> is spelled as in lhs (a variable or a field path).
-func (a *analyzer) assignedField(fn ast.Node, lhs ast.Expr, field string) ast.Expr {
-	want := types.ExprString(lhs)
+// assignedField returns the value last assigned to x.field in fn's body,
+// for the x that same accepts.
+func (a *analyzer) assignedField(fn ast.Node, field string, same func(x ast.Expr) bool) ast.Expr {
 	var val ast.Expr
 	astx.InspectNoLit(astx.FuncBody(fn), func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -801,7 +723,7 @@ func (a *analyzer) assignedField(fn ast.Node, lhs ast.Expr, field string) ast.Ex
 			return true
 		}
 		for i, l := range as.Lhs {
-			if sel, ok := unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && types.ExprString(sel.X) == want {
+			if sel, ok := unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && same(sel.X) {
 				val = as.Rhs[i]
 			}
 		}
@@ -819,7 +741,7 @@ func (a *analyzer) restyGuard(fn ast.Node) *Guard {
 		if !ok || g != nil {
 			return g == nil
 		}
-		if f := a.callee(call); f != nil && libraryFamily(typesx.PkgPath(f)) == "resty" && strings.HasPrefix(f.Name(), "AddRetry") {
+		if f := a.callee(call); inLib(f, retryapi.Resty) && strings.HasPrefix(f.Name(), "AddRetry") {
 			for _, x := range call.Args {
 				if g == nil {
 					g = a.firstGuard(x, true)
@@ -848,8 +770,8 @@ type serviceConfig struct {
 // grpcSite parses the JSON of grpc.WithDefaultServiceConfig when it is a
 // constant: a retryPolicy makes the dial a retry site; retryThrottling is
 // the budget.
-func (a *analyzer) grpcSite(cur inspector.Cursor, call *ast.CallExpr) *Site {
-	js, ok := a.stringConst(arg(call, 0))
+func (a *analyzer) grpcSite(s *Site, _ inspector.Cursor, call *ast.CallExpr) *Site {
+	js, ok := a.stringConst(arg(call, s.Entry.Policy))
 	if !ok {
 		return nil
 	}
@@ -864,24 +786,22 @@ func (a *analyzer) grpcSite(cur inspector.Cursor, call *ast.CallExpr) *Site {
 		}
 		n, err := mc.RetryPolicy.MaxAttempts.Int64()
 		if err != nil {
-			n = 5
+			n = retryapi.GRPCMaxAttempts
 		}
 		max = maxInt(max, n)
 	}
 	if max < 2 {
 		return nil
 	}
-	s := a.libSite(cur, call, "grpc.WithDefaultServiceConfig", nil)
 	note := ""
-	if max > 5 {
-		max, note = 5, "maxAttempts is capped at 5"
+	if max > retryapi.GRPCMaxAttempts {
+		max, note = retryapi.GRPCMaxAttempts, fmt.Sprintf("maxAttempts is capped at %d", retryapi.GRPCMaxAttempts)
 	}
 	s.Bound = Bound{Kind: BoundCount, N: int(max), Note: note}
-	s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
 	if sc.RetryThrottling != nil {
 		s.Guard = &Guard{Kind: GuardNative, Desc: "retryThrottling"}
 	}
-	s.Config = a.stringLiteral(arg(call, 0))
+	s.Config = a.stringLiteral(arg(call, s.Entry.Policy))
 	return s
 }
 
@@ -930,12 +850,10 @@ func (a *analyzer) stringLiteral(e ast.Expr) ast.Expr {
 
 // failsafeSite evaluates a failsafe-go retry policy builder chain:
 // retrypolicy.NewBuilder[R]().WithMaxRetries(3).Build().
-func (a *analyzer) failsafeSite(cur inspector.Cursor, call *ast.CallExpr, name string) *Site {
-	s := a.libSite(cur, call, "retrypolicy."+name, nil)
-	s.Bound = Bound{Kind: BoundCount, N: 3, Note: "the default of 2 retries"}
-	s.Backoff = Backoff{Delay: NoDelay}
-	count := true
-	timed := false
+func (a *analyzer) failsafeSite(s *Site, cur inspector.Cursor, _ *ast.CallExpr) *Site {
+	lib := retryapi.Named(s.Entry.Library)
+	count, timed := true, false
+	unboundNote, timeNote := "", ""
 	// Walk up the method chain.
 	for c := cur; ; {
 		sel, ok := c.Parent().Node().(*ast.SelectorExpr)
@@ -947,37 +865,29 @@ func (a *analyzer) failsafeSite(cur inspector.Cursor, call *ast.CallExpr, name s
 		if !ok || mc.Fun != sel {
 			break
 		}
-		switch sel.Sel.Name {
-		case "WithMaxRetries":
-			if n, ok := a.intConst(arg(mc, 0)); ok && n < 0 {
-				count = false
+		switch opt, _ := lib.Option(sel.Sel.Name); opt.Effect {
+		case retryapi.Attempts, retryapi.Retries:
+			if b, ok := a.optionCount(opt, arg(mc, 0)); ok && b.Kind == Unbounded {
+				count, unboundNote = false, opt.Note
 			} else {
-				count = true
-				s.Bound = a.countBound(arg(mc, 0), -1, false)
+				count, s.Bound = true, b
 			}
-		case "WithMaxAttempts":
-			if n, ok := a.intConst(arg(mc, 0)); ok && n < 0 {
-				count = false
-			} else {
-				count = true
-				s.Bound = a.countBound(arg(mc, 0), 0, false)
-			}
-		case "WithMaxDuration":
-			timed = true
-		case "WithBudget":
-			s.Guard = &Guard{Kind: GuardNative, Desc: "WithBudget", Budget: arg(mc, 0)}
-		case "WithDelay", "WithBackoff", "WithBackoffFactor", "WithRandomDelay":
+		case retryapi.TimeCap:
+			timed, timeNote = true, opt.Note
+		case retryapi.Budget:
+			s.Guard = &Guard{Kind: GuardNative, Desc: sel.Sel.Name, Budget: arg(mc, 0)}
+		case retryapi.SetsDelay:
 			s.Backoff.Delay = GrowingDelay
-		case "WithJitter", "WithJitterFactor":
+		case retryapi.SetsJitter:
 			s.Backoff.Jitter = true
 		}
 		s.Node = mc
 		c = pc
 	}
 	if !count {
-		s.Bound = Bound{Kind: Unbounded, Note: "max retries -1"}
+		s.Bound = Bound{Kind: Unbounded, Note: unboundNote}
 		if timed {
-			s.Bound = Bound{Kind: BoundTime, Note: "WithMaxDuration"}
+			s.Bound = Bound{Kind: BoundTime, Note: timeNote}
 		}
 	}
 	return s
@@ -985,10 +895,7 @@ func (a *analyzer) failsafeSite(cur inspector.Cursor, call *ast.CallExpr, name s
 
 // awsSite: the AWS SDK v2 standard retryer has a retry quota (a budget)
 // unless its RateLimiter is ratelimit.None.
-func (a *analyzer) awsSite(cur inspector.Cursor, call *ast.CallExpr, name string) *Site {
-	s := a.libSite(cur, call, "retry."+name, nil)
-	s.Bound = Bound{Kind: BoundCount, N: 3, Note: "the SDK default"}
-	s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
+func (a *analyzer) awsSite(s *Site, _ inspector.Cursor, call *ast.CallExpr) *Site {
 	var none ast.Expr
 	for _, x := range call.Args {
 		ast.Inspect(x, func(n ast.Node) bool {
@@ -1003,7 +910,7 @@ func (a *analyzer) awsSite(cur inspector.Cursor, call *ast.CallExpr, name string
 				}
 				switch sel.Sel.Name {
 				case "RateLimiter":
-					if v, ok := a.objOf(as.Rhs[i]).(*types.Var); ok && v.Name() == "None" && v.Pkg() != nil && typesx.TrimVendor(v.Pkg().Path()) == pathAWSRate {
+					if v, ok := a.objOf(as.Rhs[i]).(*types.Var); ok && objectName(v) == retryapi.AWSNoQuota {
 						none = as.Rhs[i]
 					}
 				case "MaxAttempts":
@@ -1032,12 +939,9 @@ func (a *analyzer) k8sBound(e ast.Expr) Bound {
 			}
 		}
 	}
-	if v, ok := a.objOf(e).(*types.Var); ok && v.Pkg() != nil && typesx.TrimVendor(v.Pkg().Path()) == pathK8sRetry {
-		switch v.Name() {
-		case "DefaultRetry":
-			return Bound{Kind: BoundCount, N: 5}
-		case "DefaultBackoff":
-			return Bound{Kind: BoundCount, N: 4}
+	if v, ok := a.objOf(e).(*types.Var); ok {
+		if b, ok := retryapi.K8sBackoffs[objectName(v)]; ok {
+			return boundOf(b)
 		}
 	}
 	if lit, ok := e.(*ast.CompositeLit); ok {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -877,7 +878,7 @@ func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
 		return nil
 	}
 	fn := a.callee(c)
-	if fn == nil || fn.Name() != "NewTicker" || !strings.HasPrefix(libraryFamily(typesx.PkgPath(fn)), "backoff") {
+	if fn == nil || fn.Name() != "NewTicker" || libraryOf(fn) == nil || libraryOf(fn).Project != retryapi.ProjectBackoff {
 		return nil
 	}
 	return c

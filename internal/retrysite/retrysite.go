@@ -4,8 +4,9 @@
 //
 // A retry site is one of
 //   - a hand-written retry loop (see Definition);
-//   - a call or configuration of a retry library (library.go holds what the
-//     analysis knows of each library);
+//   - a call or configuration of a retry library: an API the retryapi
+//     table lists (Site.Entry), read by the table's data and its named
+//     evaluators, which library.go registers;
 //   - a call of a retry helper of the user's own code: a function that
 //     retries a call of one of its function parameters, known through a
 //     HelperFact, also across packages.
@@ -97,6 +98,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/internal/retryapi"
 )
 
 // Analyzer finds the retry sites of a package; its result is a *Sites. Its
@@ -397,11 +400,14 @@ type Attempt struct {
 
 // Site is one retry site.
 type Site struct {
-	Kind    Kind
-	Node    ast.Node  // *ast.ForStmt, *ast.RangeStmt or *ast.CallExpr
-	Pos     token.Pos // where a diagnostic about the site goes: the for keyword or the call
-	Func    ast.Node  // the enclosing *ast.FuncDecl or *ast.FuncLit; nil at package level
-	API     string    // library sites: the entry point, e.g. "backoff.Retry"; helper calls: the helper's name
+	Kind Kind
+	Node ast.Node  // *ast.ForStmt, *ast.RangeStmt or *ast.CallExpr
+	Pos  token.Pos // where a diagnostic about the site goes: the for keyword or the call
+	Func ast.Node  // the enclosing *ast.FuncDecl or *ast.FuncLit; nil at package level
+	API  string    // library sites: the entry point, e.g. "backoff.Retry"; helper calls: the helper's name
+	// Entry is the retryapi table's entry of a library site's API; nil
+	// for other sites.
+	Entry   *retryapi.Entry
 	Bound   Bound
 	Backoff Backoff
 	Guard   *Guard // nil when no budget guards the retries

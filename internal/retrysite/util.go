@@ -82,8 +82,6 @@ func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
 	return fn
 }
 
-var errorType = types.Universe.Lookup("error").Type()
-
 // resultsError reports whether the signature of the call's callee has an
 // error result (or a *net/http.Response result).
 func (a *analyzer) resultsError(call *ast.CallExpr) bool {
@@ -193,7 +191,7 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		if types.Implements(sig.Recv().Type(), errorType.Underlying().(*types.Interface)) {
+		if types.Implements(sig.Recv().Type(), types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
 			return true
 		}
 		if (fn.Name() == "Unwrap" || fn.Name() == "Cause") && sig.Params().Len() == 0 {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 )
 
@@ -524,7 +525,7 @@ func (f *fixer) ref(n *need) (budgetRef, bool) {
 	if nb == nil || !containsNeed(nb.uses, n) {
 		return budgetRef{}, false
 	}
-	prefix, edits := addImport(f.pass, nb.file, BudgetPath)
+	prefix, edits := addImport(f.pass, nb.file, retryapi.BudgetPath)
 	end := nb.file.Name.End()
 	for _, d := range nb.file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -736,7 +737,7 @@ func (f *fixer) unseenTestUses(name string) bool {
 // helperEdits returns the edits that give a helper its budget parameter
 // and make each caller pass its own dependency's budget.
 func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, bool) {
-	prefix, edits := addImport(f.pass, file, BudgetPath)
+	prefix, edits := addImport(f.pass, file, retryapi.BudgetPath)
 	params := h.decl.Type.Params
 	param := h.param + " *" + prefix + ".Budget"
 	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)

@@ -75,7 +75,23 @@
 //     dependency;
 //   - a gRPC service config literal gets a retryThrottling entry
 //     ("maxTokens": 10, "tokenRatio": 0.1);
-//   - the AWS SDK's ratelimit.None is replaced by the SDK's token bucket.
+//   - the AWS SDK's ratelimit.None is replaced by the SDK's token bucket;
+//   - retry-library calls are guarded through the library's hook, so that a
+//     refused retry ends the retrying as the library ends it and returns
+//     its error: a cenkalti/backoff operation returns backoff.Permanent(err)
+//     when the budget refuses; a retry-go call gets a RetryIf that asks the
+//     budget after the condition in use; a go-retryablehttp client made by
+//     NewClient gets a CheckRetry that wraps the policy in use (the one the
+//     function sets, else DefaultRetryPolicy) and refuses with the policy's
+//     error or one naming the status, so that Do fails instead of returning
+//     a 503 as a success; a resty v2 client gets a retry condition that
+//     asks the budget, where the function adds no condition of its own
+//     (resty retries when any holds). An HTTP client's budget is its own,
+//     made beside it, and deposits when a request's retrying ends. No fix
+//     for resty.dev/v3 (its default conditions retry whatever an added one
+//     refuses), failsafe-go (WithBudget limits retries in flight, not their
+//     share of the requests, and replaces the error), client literals, or
+//     package-level clients.
 //
 // The guard sits on the failure path, so the first attempt never asks the
 // budget; on the last iteration of a counted loop it asks once more than

@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
@@ -51,9 +52,6 @@ func newFlagged() *analysis.Analyzer {
 		"offer fixes that import github.com/retrylint/retrylint/budget even where the package does not depend on it yet")
 	return a
 }
-
-// BudgetPath is the import path of the project's runtime retry budget.
-const BudgetPath = "github.com/retrylint/retrylint/budget"
 
 // Diagnostic categories.
 const (
@@ -95,9 +93,9 @@ func reported(s *retrysite.Site) bool {
 func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	subject, lacks := "retry loop", "retry budget"
 	switch {
-	case s.API == "grpc.WithDefaultServiceConfig":
+	case hook(s) == retryapi.HookThrottling:
 		subject, lacks = "the service config's retryPolicy", "retryThrottling"
-	case strings.HasPrefix(s.API, "retry.New") && s.Config != nil:
+	case hook(s) == retryapi.HookQuota && s.Config != nil:
 		subject, lacks = s.API+" with ratelimit.None", "retry quota"
 	case s.Kind == retrysite.Library:
 		subject = s.API
@@ -179,19 +177,30 @@ func siteEnd(s *retrysite.Site) token.Pos {
 	return s.Pos
 }
 
+// hook returns the fix hook of a library site's API, or "".
+func hook(s *retrysite.Site) string {
+	if s.Entry == nil {
+		return ""
+	}
+	return s.Entry.Hook
+}
+
 func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.SuggestedFix {
 	file := fixutil.FileOf(pass, s.Pos)
 	if file == nil {
 		return nil
 	}
 	switch {
-	case s.API == "grpc.WithDefaultServiceConfig":
+	case hook(s) == retryapi.HookThrottling:
 		return throttlingFix(pass, file, s)
-	case s.Kind == retrysite.Library && s.Config != nil:
+	case hook(s) == retryapi.HookQuota && s.Config != nil:
 		return quotaFix(pass, file, s)
 	case s.Kind == retrysite.Loop:
 		return fx.loopFix(file, s)
 	case s.Kind == retrysite.Library:
+		if fix := fx.httpLibraryFix(file, s); fix != nil {
+			return fix
+		}
 		return fx.libraryFix(file, s)
 	}
 	return nil
@@ -308,7 +317,7 @@ func isBudget(t types.Type) bool {
 		return false
 	}
 	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	return ok && n.Obj().Name() == "Budget" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == BudgetPath
+	return ok && n.Obj().Name() == "Budget" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == retryapi.BudgetPath
 }
 
 // importsBudget reports whether the budget package is among pkg's
@@ -321,7 +330,7 @@ func importsBudget(pkg *types.Package) bool {
 			return false
 		}
 		seen[p] = true
-		if p.Path() == BudgetPath {
+		if p.Path() == retryapi.BudgetPath {
 			return true
 		}
 		for _, q := range p.Imports() {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
-	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Library sites are fixed through the library's own hook, so that a
@@ -34,7 +34,7 @@ import (
 // site's library has no hook fix here or its operation's dependency is
 // unknown.
 func (f *fixer) libraryNeed(file *ast.File, s *retrysite.Site) *need {
-	if libraryHook(f.pass, s) == "" || len(s.Attempts) == 0 {
+	if libraryHook(s) == "" || len(s.Attempts) == 0 {
 		return nil
 	}
 	var dep retrysite.Dep
@@ -51,27 +51,20 @@ func (f *fixer) libraryNeed(file *ast.File, s *retrysite.Site) *need {
 	return f.needAt(file, s.Pos, s.Func, at, dep)
 }
 
-// libraryHook names the hook a library site is fixed through: "permanent"
-// (backoff), "retryif" (retry-go), or "" for none.
-func libraryHook(pass *analysis.Pass, s *retrysite.Site) string {
-	call, ok := s.Node.(*ast.CallExpr)
-	if !ok || s.Body == nil {
+// libraryHook names the hook of the retryapi table a library site's
+// operation is fixed through (retryapi.HookPermanent when the operation
+// is a function literal, retryapi.HookRetryIf), or "" for none.
+func libraryHook(s *retrysite.Site) string {
+	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Body == nil {
 		return ""
 	}
-	fn := callee(pass, call)
-	if fn == nil || fn.Pkg() == nil {
-		return ""
-	}
-	path := typesx.TrimVendor(fn.Pkg().Path())
-	switch {
-	case strings.HasPrefix(path, "github.com/cenkalti/backoff"):
+	switch h := hook(s); h {
+	case retryapi.HookPermanent:
 		if _, ok := ast.Unparen(s.Op).(*ast.FuncLit); ok {
-			return "permanent"
+			return h
 		}
-	case path == "github.com/avast/retry-go" || path == "github.com/avast/retry-go/v4":
-		if fn.Name() == "Do" || fn.Name() == "DoWithData" {
-			return "retryif"
-		}
+	case retryapi.HookRetryIf:
+		return h
 	}
 	return ""
 }
@@ -110,10 +103,10 @@ func (f *fixer) libraryFix(file *ast.File, s *retrysite.Site) *analysis.Suggeste
 		return nil
 	}
 	var hook []analysis.TextEdit
-	switch libraryHook(f.pass, s) {
-	case "permanent":
+	switch libraryHook(s) {
+	case retryapi.HookPermanent:
 		hook, ok = f.permanentEdits(file, s.Op.(*ast.FuncLit), pkg.Name, ref.expr)
-	case "retryif":
+	case retryapi.HookRetryIf:
 		hook, ok = f.retryIfEdits(call, pkg.Name, ref.expr)
 	default:
 		ok = false

@@ -15,32 +15,49 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
-// Import paths of the libraries.
+// Families: the retryapi table's projects the pass reads.
 const (
-	pathBackoff   = "github.com/cenkalti/backoff"
-	pathRetryGo   = "github.com/avast/retry-go"
-	pathGoRetry   = "github.com/sethvargo/go-retry"
-	pathRetryable = "github.com/hashicorp/go-retryablehttp"
+	famBackoff   = retryapi.ProjectBackoff
+	famRetryGo   = retryapi.ProjectRetryGo
+	famGoRetry   = retryapi.ProjectGoRetry
+	famRetryable = retryapi.ProjectRetryableHTTP
 )
 
-// family names the library a package path belongs to.
+// family names the project of the retry library a package path belongs
+// to, or "".
 func family(path string) string {
-	switch {
-	case path == pathBackoff || path == pathBackoff+"/v3" || path == pathBackoff+"/v4" || path == pathBackoff+"/v5":
-		return "backoff"
-	case path == pathRetryGo || path == pathRetryGo+"/v3" || path == pathRetryGo+"/v4" || path == pathRetryGo+"/v5":
-		return "retrygo"
-	case path == pathGoRetry:
-		return "goretry"
-	case path == pathRetryable:
-		return "retryablehttp"
+	if l := retryapi.LibraryOf(path); l != nil {
+		return l.Project
 	}
 	return ""
+}
+
+// jitterOf returns the table's jitter fact of a library object.
+func jitterOf(obj types.Object) retryapi.Jitter {
+	if obj == nil || obj.Pkg() == nil {
+		return 0
+	}
+	l := retryapi.LibraryOf(obj.Pkg().Path())
+	if l == nil {
+		return 0
+	}
+	return l.Jitter[obj.Name()]
+}
+
+// optionEffect returns what a library option call does, by the table.
+func (l *libReader) optionEffect(o *ast.CallExpr) retryapi.Effect {
+	f := l.c.callee(o)
+	if f == nil || f.Pkg() == nil {
+		return 0
+	}
+	opt, _ := retryapi.LibraryOf(f.Pkg().Path()).Option(f.Name())
+	return opt.Effect
 }
 
 // verdict is what a configuration says about jitter.
@@ -87,13 +104,13 @@ func (c *checker) checkLibrary(s *retrysite.Site) {
 		}
 		lib := &libReader{c: c, fn: c.outerFunc(s)}
 		switch family(typesx.PkgPath(fn)) {
-		case "backoff":
+		case famBackoff:
 			v = lib.backoffSite(n, fn)
-		case "retrygo":
+		case famRetryGo:
 			v = lib.retryGoSite(n, fn)
-		case "goretry":
+		case famGoRetry:
 			v = lib.goRetrySite(n, fn)
-		case "retryablehttp":
+		case famRetryable:
 			v = lib.retryableSite(cur, n, fn)
 		default:
 			return
@@ -297,7 +314,7 @@ func (l *libReader) backoffSite(call *ast.CallExpr, fn *types.Func) verdict {
 			return cannotTell
 		}
 		for _, o := range opts {
-			if f, fam := l.libFunc(o); fam == "backoff" && f.Name() == "WithBackOff" {
+			if _, fam := l.libFunc(o); fam == famBackoff && l.optionEffect(o) == retryapi.SetsBackoff {
 				return l.backoff(arg(o, 0))
 			}
 		}
@@ -331,19 +348,20 @@ func (l *libReader) backoff(x ast.Expr) verdict {
 		return out
 	case *ast.CallExpr:
 		fn, fam := l.libFunc(e)
-		if fam != "backoff" {
+		if fam != famBackoff {
 			return cannotTell
 		}
-		switch fn.Name() {
-		case "WithMaxRetries", "WithContext":
+		if jitterOf(fn) == retryapi.WrapsFirst {
 			return l.backoff(arg(e, 0))
+		}
+		switch fn.Name() {
 		case "NewExponentialBackOff":
 			opts, ok := l.options(e, 0)
 			if !ok {
 				return cannotTell
 			}
 			for _, o := range opts {
-				if f, fam := l.libFunc(o); fam == "backoff" && f.Name() == "WithRandomizationFactor" {
+				if _, fam := l.libFunc(o); fam == famBackoff && l.optionEffect(o) == retryapi.SetsFactor {
 					return l.factor(arg(o, 0), o)
 				}
 			}
@@ -353,7 +371,7 @@ func (l *libReader) backoff(x ast.Expr) verdict {
 		}
 	case *ast.CompositeLit:
 		n, ok := types.Unalias(l.info().TypeOf(e)).(*types.Named)
-		if !ok || n.Obj().Pkg() == nil || family(typesx.TrimVendor(n.Obj().Pkg().Path())) != "backoff" {
+		if !ok || n.Obj().Pkg() == nil || family(typesx.TrimVendor(n.Obj().Pkg().Path())) != famBackoff {
 			return cannotTell
 		}
 		switch n.Obj().Name() {
@@ -432,7 +450,7 @@ func (l *libReader) retryGoSite(call *ast.CallExpr, fn *types.Func) verdict {
 	if !ok {
 		return cannotTell
 	}
-	if f, fam := l.libFunc(nc); fam != "retrygo" || (f.Name() != "New" && f.Name() != "NewWithData") {
+	if f, fam := l.libFunc(nc); fam != famRetryGo || (f.Name() != "New" && f.Name() != "NewWithData") {
 		return cannotTell
 	}
 	return l.retryGoOptions(nc, 0)
@@ -445,8 +463,8 @@ func (l *libReader) retryGoOptions(call *ast.CallExpr, from int) verdict {
 	}
 	out := jittered // the default: BackOffDelay combined with RandomDelay
 	for _, o := range opts {
-		f, fam := l.libFunc(o)
-		if fam != "retrygo" || f.Name() != "DelayType" {
+		_, fam := l.libFunc(o)
+		if fam != famRetryGo || l.optionEffect(o) != retryapi.SetsBackoff {
 			continue
 		}
 		out = l.delayType(arg(o, 0), o)
@@ -474,18 +492,18 @@ func (l *libReader) delayType(x ast.Expr, at *ast.CallExpr) verdict {
 
 // delayKind says whether a retry-go delay function has a random term.
 func (l *libReader) delayKind(x ast.Expr) kind {
-	if obj, fam := l.libObject(x); fam == "retrygo" {
-		switch obj.Name() {
-		case "FixedDelay", "BackOffDelay":
+	if obj, fam := l.libObject(x); fam == famRetryGo {
+		switch jitterOf(obj) {
+		case retryapi.NoJitter:
 			return fixed
-		case "RandomDelay", "FullJitterBackoffDelay":
+		case retryapi.Jittered:
 			return random
 		}
 		return unknown
 	}
 	switch e := ast.Unparen(x).(type) {
 	case *ast.CallExpr:
-		if f, fam := l.libFunc(e); fam == "retrygo" && f.Name() == "CombineDelay" {
+		if f, fam := l.libFunc(e); fam == famRetryGo && jitterOf(f) == retryapi.Combines {
 			k := fixed
 			for _, a := range e.Args {
 				k = join(k, l.delayKind(a))
@@ -559,15 +577,15 @@ func (l *libReader) goRetry(x ast.Expr) verdict {
 		return cannotTell
 	}
 	fn, fam := l.libFunc(call)
-	if fam != "goretry" {
+	if fam != famGoRetry {
 		return cannotTell
 	}
-	switch fn.Name() {
-	case "NewExponential", "NewConstant", "NewFibonacci":
+	switch jitterOf(fn) {
+	case retryapi.NoJitter:
 		return noJitter(call, "retry."+fn.Name()+" is not wrapped in WithJitter or WithJitterPercent, so it backs off without jitter")
-	case "WithJitter", "WithJitterPercent", "WithFullJitter":
+	case retryapi.Jittered:
 		return jittered
-	case "WithMaxRetries", "WithCappedDuration", "WithMaxDuration":
+	case retryapi.Wraps:
 		return l.goRetry(arg(call, len(call.Args)-1))
 	}
 	return cannotTell
@@ -629,11 +647,11 @@ func (l *libReader) retryableLiteral(lit *ast.CompositeLit) verdict {
 // retryableBackoff judges a value given to a retryablehttp Client's
 // Backoff.
 func (l *libReader) retryableBackoff(x ast.Expr) verdict {
-	if obj, fam := l.libObject(x); fam == "retryablehttp" {
-		switch obj.Name() {
-		case "DefaultBackoff":
-			return noJitter(x, "retryablehttp.DefaultBackoff has no jitter")
-		case "LinearJitterBackoff", "RateLimitLinearJitterBackoff":
+	if obj, fam := l.libObject(x); fam == famRetryable {
+		switch jitterOf(obj) {
+		case retryapi.NoJitter:
+			return noJitter(x, "retryablehttp."+obj.Name()+" has no jitter")
+		case retryapi.Jittered:
 			return jittered
 		}
 		return cannotTell
@@ -716,7 +734,7 @@ func (l *libReader) escapes(lhs ast.Expr) bool {
 		case *ast.SelectorExpr:
 			continue // c.RetryMax = 3, c.StandardClient(), c.Do(req)
 		case *ast.CallExpr:
-			if f := l.c.callee(pn); f != nil && family(typesx.PkgPath(f)) == "retryablehttp" {
+			if f := l.c.callee(pn); f != nil && family(typesx.PkgPath(f)) == famRetryable {
 				continue
 			}
 			esc = true

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -206,7 +207,7 @@ func (c *checker) indexCall(ix *valueIndex, call *ast.CallExpr) {
 		}
 		return
 	}
-	if typesx.PkgPath(fn) != pathResty || typesx.RecvName(fn) != "Client" {
+	if !isResty(typesx.PkgPath(fn)) || typesx.RecvName(fn) != "Client" {
 		return
 	}
 	x := ast.Expr(call)
@@ -268,9 +269,9 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 	sel, _ := ast.Unparen(send.Fun).(*ast.SelectorExpr)
 	path, recv := typesx.PkgPath(fn), typesx.RecvName(fn)
 	switch {
-	case path == pathRetryable && recv == "" && r.kind == kindPost:
+	case isRetryable(path) && recv == "" && r.kind == kindPost:
 		return &clientInfo{desc: "the default retryablehttp client"}
-	case path == pathRetryable && recv == "Client" && sel != nil:
+	case isRetryable(path) && recv == "Client" && sel != nil:
 		return c.retryableRetries(sel.X, 0)
 	case path == "net/http" && recv == "Client" && sel != nil && (fn.Name() == "Do" || r.kind == kindPost):
 		return c.httpClientRetries(sel.X, 0)
@@ -326,8 +327,8 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 	}
 	switch e := x.(type) {
 	case *ast.CallExpr:
-		if typesx.IsFunc(c.callee(e), pathRetryable, "NewClient") {
-			return &clientInfo{desc: def.desc, at: e, related: "retryablehttp client built here (RetryMax 4 by default)"}
+		if en := c.clientConstructor(e); en != nil {
+			return &clientInfo{desc: def.desc, at: e, related: "retryablehttp client built here (" + en.Default.Note + ")"}
 		}
 		return def
 	case *ast.CompositeLit:
@@ -339,7 +340,7 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 	}
 	ix := c.values()
 	for _, cf := range ix.cfgs[obj] {
-		if cf.field != "RetryMax" {
+		if cf.field != retryableClient().CountField {
 			continue
 		}
 		if n, ok := c.intConst(cf.value); ok && n <= 0 {
@@ -360,8 +361,8 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 			}
 			known++
 		case *ast.CallExpr:
-			if typesx.IsFunc(c.callee(v), pathRetryable, "NewClient") {
-				return &clientInfo{desc: def.desc, at: v, related: "retryablehttp client built here (RetryMax 4 by default)"}
+			if en := c.clientConstructor(v); en != nil {
+				return &clientInfo{desc: def.desc, at: v, related: "retryablehttp client built here (" + en.Default.Note + ")"}
 			}
 		case *ast.Ident:
 			if _, isNil := c.pass.TypesInfo.Uses[v].(*types.Nil); isNil {
@@ -386,6 +387,20 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 	return def
 }
 
+// clientConstructor returns the table entry of a go-retryablehttp call
+// that builds a client retrying by default (NewClient), or nil.
+func (c *checker) clientConstructor(call *ast.CallExpr) *retryapi.Entry {
+	e := retryapi.Of(c.callee(call))
+	if e == nil || e.Library != retryapi.RetryableHTTP || e.Form != retryapi.ClientConfig || e.CountField == "" {
+		return nil
+	}
+	return e
+}
+
+// retryableClient is the table entry of a go-retryablehttp Client
+// literal: its count field.
+func retryableClient() *retryapi.Entry { return retryapi.Lookup(retryapi.RetryableClient) }
+
 // retryableLit judges &retryablehttp.Client{...}: the zero RetryMax makes
 // one attempt.
 func (c *checker) retryableLit(lit *ast.CompositeLit) *clientInfo {
@@ -394,7 +409,7 @@ func (c *checker) retryableLit(lit *ast.CompositeLit) *clientInfo {
 		if !ok {
 			continue
 		}
-		if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "RetryMax" {
+		if k, ok := kv.Key.(*ast.Ident); ok && k.Name == retryableClient().CountField {
 			if n, ok := c.intConst(kv.Value); ok && n <= 0 {
 				return nil
 			}
@@ -445,7 +460,7 @@ func (c *checker) httpClientRetries(x ast.Expr, depth int) *clientInfo {
 func (c *checker) standardClient(call *ast.CallExpr) *clientInfo {
 	fn := c.callee(call)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || fn == nil || typesx.PkgPath(fn) != pathRetryable || fn.Name() != "StandardClient" {
+	if !ok || fn == nil || !isRetryable(typesx.PkgPath(fn)) || fn.Name() != "StandardClient" {
 		return nil
 	}
 	return c.retryableRetries(sel.X, 1)
@@ -475,7 +490,7 @@ func (c *checker) transportRetries(x ast.Expr, depth int) *clientInfo {
 		x = ast.Unparen(u.X)
 	}
 	if lit, ok := x.(*ast.CompositeLit); ok {
-		if !typesx.IsNamed(c.pass.TypesInfo.TypeOf(lit), pathRetryable, "RoundTripper") {
+		if !isLibNamed(c.pass.TypesInfo.TypeOf(lit), retryapi.RetryableHTTP, "RoundTripper") {
 			return nil
 		}
 		for _, elt := range lit.Elts {
@@ -510,11 +525,11 @@ func (c *checker) restyRetries(x ast.Expr, depth int) *clientInfo {
 	}
 	var found *clientInfo
 	check := func(call *ast.CallExpr) {
-		fn := c.callee(call)
-		if found != nil || fn == nil || typesx.PkgPath(fn) != pathResty || fn.Name() != "SetRetryCount" {
+		e := retryapi.Of(c.callee(call))
+		if found != nil || e == nil || e.Library != retryapi.Resty || e.Count < 0 {
 			return
 		}
-		if n, ok := c.intConst(arg(call, 0)); ok && n <= 0 {
+		if n, ok := c.intConst(arg(call, e.Count)); ok && n <= 0 {
 			return
 		}
 		found = &clientInfo{desc: "resty", at: call, related: "retries enabled here"}
@@ -553,7 +568,7 @@ func (c *checker) restyClientKey(x ast.Expr, depth int) bool {
 	found := false
 	check := func(call *ast.CallExpr) {
 		fn := c.callee(call)
-		if fn == nil || typesx.PkgPath(fn) != pathResty || typesx.RecvName(fn) != "Client" {
+		if fn == nil || !isResty(typesx.PkgPath(fn)) || typesx.RecvName(fn) != "Client" {
 			return
 		}
 		r := &request{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -140,7 +141,7 @@ func (c *checker) methodAware(r *request) bool {
 // reqParam classifies a parameter type: a request, a header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
-	case typesx.IsNamedPtr(t, "net/http", "Request"), typesx.IsNamedPtr(t, pathRetryable, "Request"), typesx.IsNamedPtr(t, pathResty, "Request"):
+	case typesx.IsNamedPtr(t, "net/http", "Request"), isLibPtr(t, retryapi.RetryableHTTP, "Request"), isLibPtr(t, retryapi.Resty, "Request"):
 		return rootReq
 	case typesx.IsNamed(t, "net/http", "Header"):
 		return rootHdr

@@ -228,8 +228,7 @@ func isStd(pass *analysis.Pass) bool {
 // relevant reports whether the package can send HTTP requests at all.
 func (c *checker) relevant() bool {
 	for _, p := range c.pass.Pkg.Imports() {
-		switch typesx.TrimVendor(p.Path()) {
-		case "net/http", pathRetryable, pathResty:
+		if path := typesx.TrimVendor(p.Path()); path == "net/http" || isRetryable(path) || isResty(path) {
 			return true
 		}
 	}

@@ -10,13 +10,8 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
-)
-
-// Import paths of the HTTP client libraries the pass knows.
-const (
-	pathRetryable = "github.com/hashicorp/go-retryablehttp"
-	pathResty     = "github.com/go-resty/resty/v2"
 )
 
 // reqKind says how a request is built and sent.
@@ -67,7 +62,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 	}
 	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
 	switch {
-	case (path == "net/http" || path == pathRetryable) && recv == "" && (name == "NewRequest" || name == "NewRequestWithContext"):
+	case (path == "net/http" || isRetryable(path)) && recv == "" && (name == "NewRequest" || name == "NewRequestWithContext"):
 		mi := 0
 		if name == "NewRequestWithContext" {
 			mi = 1
@@ -77,11 +72,11 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 			return nil
 		}
 		return c.valueRequest(cur, call, m)
-	case (path == "net/http" || path == pathRetryable) && (recv == "" || recv == "Client") && (name == "Post" || name == "PostForm"):
+	case (path == "net/http" || isRetryable(path)) && (recv == "" || recv == "Client") && (name == "Post" || name == "PostForm"):
 		r := &request{kind: kindPost, method: "POST", call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur)}
 		r.sends = []*ast.CallExpr{call}
 		return r
-	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || path == pathRetryable || path == pathResty) && c.methodArg(call) >= 0:
+	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.methodArg(call) >= 0:
 		// A request-building wrapper (KeyFact.Builds): the call is the
 		// construction.
 		m := c.method(arg(call, c.methodArg(call)))
@@ -89,7 +84,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 			return nil
 		}
 		return c.valueRequest(cur, call, m)
-	case path == pathResty && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
+	case isResty(path) && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
 		m := strings.ToUpper(name)
 		if name == "Execute" {
 			m = c.method(arg(call, 0))
@@ -190,7 +185,7 @@ func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		f := c.callee(call)
-		if f != nil && typesx.PkgPath(f) != pathResty && !typesx.IsInterfaceMethod(f) {
+		if f != nil && !isResty(typesx.PkgPath(f)) && !typesx.IsInterfaceMethod(f) {
 			if kf := c.keyFact(f); kf != nil && kf.Resty {
 				// A wrapper of the user's code that returns a new request.
 				r.wrap = &restyWrap{fn: f, retries: kf.RestyRetries}
@@ -201,7 +196,7 @@ func (c *checker) restyChain(r *request, x ast.Expr, inline bool) types.Object {
 				return nil
 			}
 		}
-		if !ok || f == nil || typesx.PkgPath(f) != pathResty {
+		if !ok || f == nil || !isResty(typesx.PkgPath(f)) {
 			r.dynamic = true // built by code we do not follow
 			return nil
 		}
@@ -390,9 +385,9 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		case f == nil:
 		case typesx.PkgPath(f) == "net/http" && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
 			return c.rootKind(r, sel.X, depth+1)
-		case typesx.IsFunc(f, pathRetryable, "FromRequest"):
+		case isLibFunc(f, retryapi.RetryableHTTP, "FromRequest"):
 			return c.rootKind(r, arg(x, 0), depth+1)
-		case typesx.PkgPath(f) == pathResty && typesx.RecvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
+		case isResty(typesx.PkgPath(f)) && typesx.RecvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
 			return c.rootKind(r, sel.X, depth+1)
 		}
 	}
@@ -438,7 +433,7 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			switch {
 			case f == nil:
 				return
-			case typesx.PkgPath(f) == pathResty && typesx.RecvName(f) == "Request":
+			case isResty(typesx.PkgPath(f)) && typesx.RecvName(f) == "Request":
 				c.restyEvent(r, call, f.Name())
 				if isRestyRequest(c.pass.TypesInfo.TypeOf(call)) {
 					e = p.Parent() // the chain goes on with the same request
@@ -539,7 +534,7 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		}
 		return
 	}
-	if typesx.IsFunc(f, pathRetryable, "FromRequest") || nonSending[typesx.PkgPath(f)] {
+	if isLibFunc(f, retryapi.RetryableHTTP, "FromRequest") || nonSending[typesx.PkgPath(f)] {
 		return // an alias, followed by aliases; or formatting, logging
 	}
 	idx := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == arg })
@@ -584,7 +579,7 @@ var nonSending = map[string]bool{
 // *net/http.Response or a resty response.
 func (c *checker) returnsResponse(call *ast.CallExpr) bool {
 	return c.resultsAny(call, func(t types.Type) bool {
-		return typesx.IsNamedPtr(t, "net/http", "Response") || typesx.IsNamedPtr(t, pathResty, "Response")
+		return typesx.IsNamedPtr(t, "net/http", "Response") || isLibPtr(t, retryapi.Resty, "Response")
 	})
 }
 
@@ -608,7 +603,7 @@ func (c *checker) resultsAny(call *ast.CallExpr, pred func(types.Type) bool) boo
 	return pred(tv.Type)
 }
 
-func isRestyRequest(t types.Type) bool { return typesx.IsNamedPtr(t, pathResty, "Request") }
+func isRestyRequest(t types.Type) bool { return isLibPtr(t, retryapi.Resty, "Request") }
 
 // stringConst returns the constant string value of e.
 func (c *checker) stringConst(e ast.Expr) (string, bool) {

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -41,7 +42,7 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 		return -1
 	}
 	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
-	if (path == "net/http" || path == pathRetryable) && recv == "" {
+	if (path == "net/http" || isRetryable(path)) && recv == "" {
 		switch name {
 		case "NewRequest":
 			return 0
@@ -69,7 +70,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !typesx.IsNamedPtr(rt, pathRetryable, "Request") {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") {
 		return nil
 	}
 	params := make(map[types.Object]int)

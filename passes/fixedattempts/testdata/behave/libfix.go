@@ -1,7 +1,8 @@
 package libfix
 
 // The driver of rltest.Behave for the libfix package, run with the
-// behaving fakes of backoff v4 and v5 and retry-go v4.
+// behaving fakes of backoff v4 and v5, retry-go v4, go-retryablehttp and
+// resty v2.
 
 import (
 	"context"
@@ -14,6 +15,19 @@ type fake struct{ d *rlbehave.Dep }
 
 func (f fake) Get(ctx context.Context) (string, error) { return f.d.Get() }
 func (f fake) Put(ctx context.Context) error           { return f.d.Call() }
+
+// clients holds the client made for each fake dependency: a service
+// makes its client once, and the client's budget lives as long as it.
+var clients = map[*rlbehave.Dep]any{}
+
+func once[T any](d *rlbehave.Dep, make func() T) T {
+	c, ok := clients[d].(T)
+	if !ok {
+		c = make()
+		clients[d] = c
+	}
+	return c
+}
 
 func BehaveCases() []rlbehave.Case {
 	ctx := context.Background()
@@ -35,5 +49,29 @@ func BehaveCases() []rlbehave.Case {
 			Run: func(d *rlbehave.Dep) (string, error) {
 				return "", (&Service{ledger: fake{d}}).Settle(ctx)
 			}},
+		// go-retryablehttp's error names the attempts made: a refused
+		// retry's, fewer.
+		{Name: "Item", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://catalog/ giving up after \d+ attempt\(s\): Get "http://catalog/": dependency down`,
+				rlbehave.Status: `GET http://catalog/ giving up after \d+ attempt\(s\): unexpected HTTP status 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Catalog { return NewCatalog("http://catalog/", d) }).Item(ctx)
+			}},
+		// A policy that retries a 503 with no error: the original gives
+		// up with none to wrap; a refusal names the status.
+		{Name: "Query", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://search/ giving up after \d+ attempt\(s\): Get "http://search/": dependency down`,
+				rlbehave.Status: `GET http://search/ giving up after \d+ attempt\(s\): unexpected status: 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Search { return NewSearch("http://search/", d) }).Query(ctx)
+			}},
+		// resty v2 retries errors, not statuses.
+		{Name: "Profile", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return once(d, func() *Profiles { return NewProfiles("http://profiles/", d.Client()) }).Get(ctx)
+		}},
 	}
 }

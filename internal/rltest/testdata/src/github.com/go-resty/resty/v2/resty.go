@@ -2,6 +2,7 @@
 package resty
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -39,3 +40,8 @@ func (r *Request) Put(url string) (*Response, error)             { return nil, n
 func (r *Request) Get(url string) (*Response, error)             { return nil, nil }
 func (r *Request) Delete(url string) (*Response, error)          { return nil, nil }
 func (r *Request) Execute(method, url string) (*Response, error) { return nil, nil }
+
+func (r *Response) Status() string                            { return "" }
+func (r *Response) StatusCode() int                           { return 0 }
+func (r *Request) SetContext(ctx context.Context) *Request    { return r }
+func (c *Client) SetRetryMaxWaitTime(d time.Duration) *Client { return c }

@@ -1,0 +1,278 @@
+package fixedattempts
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryapi"
+	"github.com/retrylint/retrylint/internal/retrysite"
+)
+
+// The HTTP client libraries retry inside the client, for every request it
+// sends, to whatever host the request names: their sites are the client's
+// construction, and the budget a fix gives one is the client's own, made
+// beside it (a client is made once per dependency it serves; a budget
+// shared by the package would be shared by every client of it). Each hook
+// asks the budget when the library would retry, and deposits when a
+// request's retrying ends (a success, a failure the library does not
+// retry, or a refusal): the hooks see no request start. A request whose
+// retries all run out deposits nothing and spends a token on the retry
+// that does not follow, so the budget errs toward refusing.
+//
+//   - go-retryablehttp: the client's CheckRetry wraps the policy in use
+//     (the one the function sets, else retryablehttp.DefaultRetryPolicy).
+//     A refusal answers no retry with an error: the policy's, or, for a
+//     status the policy retries with no error, one naming the status, so
+//     that Do closes the response and fails as after its last attempt
+//     instead of returning the 503 as a success.
+//   - resty v2: a retry condition that retries a failed request while the
+//     budget allows. resty retries when any condition holds, so the fix is
+//     offered only where the function adds no condition of its own.
+//
+// resty.dev/v3 and failsafe-go get no hook fix here (see httpHook).
+
+// httpHook names the hook an HTTP client library site is fixed through
+// (retryapi.HookCheckRetry, retryapi.HookCondition), or "" for none.
+// resty.dev/v3 retries a request when its default conditions or any added
+// one holds, so no condition can refuse a retry; failsafe-go's WithBudget
+// limits concurrent retries, not a share of the requests, and refuses with
+// its own error: neither has a hook.
+func httpHook(s *retrysite.Site) string {
+	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Func == nil {
+		return ""
+	}
+	switch h := hook(s); h {
+	case retryapi.HookCheckRetry, retryapi.HookCondition:
+		return h
+	}
+	return ""
+}
+
+// httpLibraryFix fixes an HTTP client library site through its hook, or
+// returns nil.
+func (f *fixer) httpLibraryFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
+	hook := httpHook(s)
+	if hook == "" || !f.canImport {
+		return nil
+	}
+	call := s.Node.(*ast.CallExpr)
+	stmt := enclosingStmt(astx.FuncBody(s.Func), call)
+	if stmt == nil {
+		return nil
+	}
+	switch hook {
+	case retryapi.HookCheckRetry:
+		return f.checkRetryFix(file, s, call, stmt)
+	case retryapi.HookCondition:
+		return f.conditionFix(file, s, call, stmt)
+	}
+	return nil
+}
+
+// clientBudget returns the name of a new budget of the client x, free at
+// pos, and the edits that import the budget package.
+func (f *fixer) clientBudget(file *ast.File, x ast.Expr, pos token.Pos) (name, pkg string, edits []analysis.TextEdit) {
+	base := "client"
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		base = x.Name
+	case *ast.SelectorExpr:
+		base = x.Sel.Name
+	}
+	name = fixutil.FreshName(f.pass.TypesInfo, file, pos, fixutil.IdentName(base)+"Budget")
+	pkg, edits = addImport(f.pass, file, retryapi.BudgetPath)
+	return name, pkg, edits
+}
+
+// stdImport is fixutil.AddImport for a standard package: added to an
+// import block whose first group is of standard packages, it goes after
+// the last of them, not at the end of the block.
+func (f *fixer) stdImport(file *ast.File, path string, pos token.Pos) (string, []analysis.TextEdit) {
+	name, edits := fixutil.AddImport(f.pass.TypesInfo, file, path, pos)
+	if len(edits) != 1 || !strings.HasPrefix(string(edits[0].NewText), "\t") {
+		return name, edits
+	}
+	var last *ast.ImportSpec
+	for _, spec := range file.Imports {
+		if p := strings.Trim(spec.Path.Value, "`\""); strings.Contains(strings.Split(p, "/")[0], ".") {
+			break
+		}
+		last = spec
+	}
+	if last == nil {
+		return name, edits
+	}
+	text := strings.TrimSuffix(string(edits[0].NewText), "\n")
+	return name, []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\n" + text)}}
+}
+
+// checkRetryFix gives a go-retryablehttp client made by NewClient and kept
+// in a variable or field (c := retryablehttp.NewClient()) a CheckRetry
+// that asks a budget of its own. A CheckRetry the function sets is
+// wrapped, when it is a name or a function literal; otherwise the fix
+// sets one that wraps DefaultRetryPolicy after the client is made.
+func (f *fixer) checkRetryFix(file *ast.File, s *retrysite.Site, call *ast.CallExpr, stmt ast.Stmt) *analysis.SuggestedFix {
+	as, ok := stmt.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call {
+		return nil
+	}
+	client := as.Lhs[0]
+	switch c := ast.Unparen(client).(type) {
+	case *ast.Ident:
+		if c.Name == "_" {
+			return nil
+		}
+	case *ast.SelectorExpr:
+	default:
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	lib, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	// The CheckRetry the function sets, if any: the last assignment.
+	var set *ast.AssignStmt
+	var bad bool
+	want := types.ExprString(client)
+	astx.InspectNoLit(astx.FuncBody(s.Func), func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for _, l := range a.Lhs {
+			if x, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && x.Sel.Name == "CheckRetry" && types.ExprString(x.X) == want {
+				if len(a.Lhs) != 1 || len(a.Rhs) != 1 || set != nil || a.Pos() < stmt.End() {
+					bad = true
+				}
+				set = a
+			}
+		}
+		return true
+	})
+	if bad {
+		return nil
+	}
+	policy := lib.Name + ".DefaultRetryPolicy"
+	at, indent := stmt.End(), fixutil.Indent(f.pass, file, stmt.Pos())
+	var edits []analysis.TextEdit
+	if set != nil {
+		v := ast.Unparen(set.Rhs[0])
+		switch v.(type) {
+		case *ast.Ident, *ast.SelectorExpr:
+			policy = f.source(v)
+		case *ast.FuncLit:
+			policy = "(" + f.source(v) + ")"
+		default:
+			return nil // evaluated once; a wrapper would evaluate it on every attempt
+		}
+		// The assignment is replaced by the wrapper.
+		at = set.Pos()
+		indent = fixutil.Indent(f.pass, file, set.Pos())
+		edits = append(edits, analysis.TextEdit{Pos: set.Pos(), End: set.End()})
+	}
+	name, pkg, imp := f.clientBudget(file, client, at)
+	edits = append(edits, imp...)
+	ctxName, imp := f.stdImport(file, "context", at)
+	edits = append(edits, imp...)
+	httpName, imp := f.stdImport(file, "net/http", at)
+	edits = append(edits, imp...)
+	fmtName, imp := f.stdImport(file, "fmt", at)
+	edits = append(edits, imp...)
+	c := types.ExprString(client)
+	text := name + " := " + pkg + ".New()\n" +
+		indent + c + ".CheckRetry = func(ctx " + ctxName + ".Context, resp *" + httpName + ".Response, err error) (bool, error) {\n" +
+		indent + "\tretry, checkErr := " + policy + "(ctx, resp, err)\n" +
+		indent + "\tif retry && " + name + ".TryRetry() {\n" +
+		indent + "\t\treturn true, checkErr\n" +
+		indent + "\t}\n" +
+		indent + "\t" + name + ".OnRequest()\n" +
+		indent + "\tif retry && checkErr == nil && err == nil && resp != nil {\n" +
+		indent + "\t\tcheckErr = " + fmtName + `.Errorf("unexpected status: %s", resp.Status)` + "\n" +
+		indent + "\t}\n" +
+		indent + "\treturn false, checkErr\n" +
+		indent + "}"
+	if set == nil {
+		// On the line after the client's, after any comment that ends it.
+		tf := f.pass.Fset.File(stmt.End())
+		line := tf.Line(stmt.End())
+		if line >= tf.LineCount() {
+			return nil
+		}
+		at = tf.LineStart(line + 1)
+		text = indent + text + "\n"
+	}
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+	sortEdits(edits)
+	return &analysis.SuggestedFix{Message: "Guard the client's retries with a new retry budget " + name + " in its CheckRetry", TextEdits: edits}
+}
+
+// conditionFix gives a resty v2 client whose retries SetRetryCount turns
+// on a retry condition that asks a budget of its own, made before the
+// statement: c := resty.New().SetRetryCount(3).AddRetryCondition(...).
+// The function must add no retry condition itself (resty retries when any
+// holds).
+func (f *fixer) conditionFix(file *ast.File, s *retrysite.Site, call *ast.CallExpr, stmt ast.Stmt) *analysis.SuggestedFix {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	fn := callee(f.pass, call)
+	var other bool
+	astx.InspectNoLit(astx.FuncBody(s.Func), func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if g := callee(f.pass, c); g != nil && g.Pkg() == fn.Pkg() && strings.HasPrefix(g.Name(), "AddRetry") {
+				other = true
+			}
+		}
+		return !other
+	})
+	if other {
+		return nil
+	}
+	// The budget is named after the variable or field that keeps the
+	// client, or the receiver of the call.
+	client := sel.X
+	if st, ok := stmt.(*ast.AssignStmt); ok && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+		if id, ok := ast.Unparen(st.Lhs[0]).(*ast.Ident); !ok || id.Name != "_" {
+			client = st.Lhs[0]
+		}
+	}
+	// The resty package's name in this file.
+	lib := ""
+	for _, spec := range file.Imports {
+		if strings.Trim(spec.Path.Value, "`\"") != fn.Pkg().Path() {
+			continue
+		}
+		if spec.Name != nil {
+			lib = spec.Name.Name
+		} else if pn, ok := f.pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
+			lib = pn.Name()
+		}
+	}
+	if lib == "" || lib == "_" || lib == "." {
+		return nil
+	}
+	name, pkg, edits := f.clientBudget(file, client, stmt.Pos())
+	indent := fixutil.Indent(f.pass, file, stmt.Pos())
+	edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(name + " := " + pkg + ".New()\n" + indent)})
+	cond := ".AddRetryCondition(func(_ *" + lib + ".Response, err error) bool {\n" +
+		indent + "\tif err != nil && " + name + ".TryRetry() {\n" +
+		indent + "\t\treturn true\n" +
+		indent + "\t}\n" +
+		indent + "\t" + name + ".OnRequest()\n" +
+		indent + "\treturn false\n" +
+		indent + "})"
+	edits = append(edits, analysis.TextEdit{Pos: call.End(), End: call.End(), NewText: []byte(cond)})
+	sortEdits(edits)
+	return &analysis.SuggestedFix{Message: "Guard the client's retries with a new retry budget " + name + " in a retry condition", TextEdits: edits}
+}

@@ -1,0 +1,92 @@
+package libfix
+
+import (
+	"context"
+	"net/http"
+
+	resty "github.com/go-resty/resty/v2"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// A go-retryablehttp client with the default policy: its CheckRetry wraps
+// DefaultRetryPolicy and asks the client's own budget.
+type Catalog struct {
+	client *retryablehttp.Client
+	url    string
+}
+
+func NewCatalog(url string, rt http.RoundTripper) *Catalog {
+	c := retryablehttp.NewClient() // want `retryablehttp.NewClient makes up to 4 attempts`
+	c.RetryMax = 3
+	c.RetryWaitMin, c.RetryWaitMax = 0, 0
+	c.HTTPClient = &http.Client{Transport: rt}
+	return &Catalog{client: c, url: url}
+}
+
+func (c *Catalog) Item(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
+
+// A policy of the client's own: the budget is asked after it.
+func retryServerErrors(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	return err != nil || resp.StatusCode >= 500, nil
+}
+
+type Search struct {
+	http *retryablehttp.Client
+	url  string
+}
+
+func NewSearch(url string, rt http.RoundTripper) *Search {
+	s := &Search{url: url}
+	s.http = retryablehttp.NewClient() // want `retryablehttp.NewClient makes up to 5 attempts`
+	s.http.CheckRetry = retryServerErrors
+	s.http.RetryWaitMin, s.http.RetryWaitMax = 0, 0
+	s.http.HTTPClient = &http.Client{Transport: rt}
+	return s
+}
+
+func (s *Search) Query(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := s.http.Do(req)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
+
+// A resty v2 client: a retry condition asks the client's own budget.
+type Profiles struct {
+	api *resty.Client
+	url string
+}
+
+func NewProfiles(url string, hc *http.Client) *Profiles {
+	api := resty.NewWithClient(hc).SetRetryCount(3) // want `resty.SetRetryCount makes up to 4 attempts`
+	api.SetRetryWaitTime(0)
+	return &Profiles{api: api, url: url}
+}
+
+func (p *Profiles) Get(ctx context.Context) (string, error) {
+	resp, err := p.api.R().SetContext(ctx).Get(p.url)
+	if err != nil {
+		return "", err
+	}
+	return resp.Status(), nil
+}
