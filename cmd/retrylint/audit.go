@@ -21,6 +21,7 @@ import (
 	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/driver"
 	"github.com/retrylint/retrylint/internal/fingerprint"
+	"github.com/retrylint/retrylint/internal/flagx"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/passes/nestedretry"
@@ -78,28 +79,6 @@ var auditFormats = []struct{ name, file string }{
 	{"csv", "audit.csv"},
 }
 
-// listFlag is a flag that may be given several times; each value may be a
-// comma-separated list when split is set.
-type listFlag struct {
-	values []string
-	split  bool
-}
-
-func (l *listFlag) String() string { return strings.Join(l.values, ",") }
-
-func (l *listFlag) Set(s string) error {
-	if !l.split {
-		l.values = append(l.values, s)
-		return nil
-	}
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			l.values = append(l.values, v)
-		}
-	}
-	return nil
-}
-
 // optInt is an int flag that knows whether it was set.
 type optInt struct {
 	n   int
@@ -124,8 +103,8 @@ func (o *optInt) Set(s string) error {
 
 // auditFlags are the audit command's settings.
 type auditFlags struct {
-	formats       listFlag
-	outputs       listFlag
+	formats       []string
+	outputs       []string
 	tests         bool
 	maxAmp        float64
 	maxUnknown    optInt
@@ -134,7 +113,7 @@ type auditFlags struct {
 	chartChains   int
 	mdSites       int
 	sequential    bool
-	pkgs          listFlag
+	pkgs          []string
 	linkTemplate  string
 	baseline      string
 	writeBaseline string
@@ -150,9 +129,9 @@ type auditOut struct {
 // audit runs the audit command and returns its exit status.
 func audit(args []string) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	af := &auditFlags{formats: listFlag{split: true}, pkgs: listFlag{split: true}}
-	fs.Var(&af.formats, "format", "report formats, comma-separated: text, json, sarif, markdown, html, csv (default text)")
-	fs.Var(&af.outputs, "o", "write the report to this file (several formats: to this directory, or give one -o per format)")
+	af := new(auditFlags)
+	fs.Var(&flagx.List{Names: &af.formats, Repeat: true}, "format", "report formats, comma-separated: text, json, sarif, markdown, html, csv (default text)")
+	fs.Var(&flagx.List{Names: &af.outputs, Repeat: true, Whole: true}, "o", "write the report to this file (several formats: to this directory, or give one -o per format)")
 	fs.BoolVar(&af.tests, "test", true, "analyze test files too (their sites are listed apart and not counted)")
 	fs.Float64Var(&af.maxAmp, "max-amplification", 0, "exit 3 when a site or chain can send more than this many calls per request to one dependency (0: no limit)")
 	fs.Var(&af.maxUnknown, "max-unknown", "exit 3 when more sites than this have a number of calls that cannot be compared with -max-amplification (default: 0 with -max-amplification, else no limit)")
@@ -161,7 +140,7 @@ func audit(args []string) int {
 	fs.IntVar(&af.chartChains, "chart", 15, "chains drawn in the html chart")
 	fs.IntVar(&af.mdSites, "markdown-sites", 50, "sites listed in the markdown report, worst first (the rest are counted)")
 	fs.BoolVar(&af.sequential, "p", false, "analyze packages sequentially")
-	fs.Var(&af.pkgs, "pkg", "list only sites of packages matching this pattern (import path, ... as a wildcard; may be repeated); all packages are still analyzed")
+	fs.Var(&flagx.List{Names: &af.pkgs, Repeat: true}, "pkg", "list only sites of packages matching this pattern (import path, ... as a wildcard; may be repeated); all packages are still analyzed")
 	fs.StringVar(&af.linkTemplate, "link-template", "", "link each site to this URL in the html and markdown reports: {file} (relative to the working directory), {line} and {column} are replaced, e.g. https://github.com/org/repo/blob/main/{file}#L{line}")
 	fs.StringVar(&af.baseline, "baseline", "", "do not count sites recorded in this file (written by -write-baseline) against the thresholds; they are listed as known")
 	fs.StringVar(&af.writeBaseline, "write-baseline", "", "record the sites listed in this file, for -baseline, and skip the thresholds")
@@ -268,7 +247,7 @@ func closeOutputs(outs []*auditOut) {
 
 // auditOutputs works out the reports to write from -format and -o.
 func auditOutputs(af *auditFlags) ([]*auditOut, error) {
-	formats := af.formats.values
+	formats := af.formats
 	if len(formats) == 0 {
 		formats = []string{"text"}
 	}
@@ -291,7 +270,7 @@ func auditOutputs(af *auditFlags) ([]*auditOut, error) {
 		seen[f] = true
 		outs = append(outs, &auditOut{format: f})
 	}
-	paths := af.outputs.values
+	paths := af.outputs
 	switch {
 	case len(paths) == 0:
 		if len(outs) > 1 {
@@ -735,7 +714,7 @@ var suppressingPasses = []string{"fixedattempts", "nestedretry"}
 func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*packages.Package]bool, af *auditFlags, known map[string]bool) (*auditReport, int) {
 	root, _ := os.Getwd()
 	rep := &auditReport{
-		Version: 2, Tool: "retrylint", NotAnalyzed: []notAnalyzed{}, Filter: af.pkgs.values,
+		Version: 2, Tool: "retrylint", NotAnalyzed: []notAnalyzed{}, Filter: af.pkgs,
 		Dependencies: []*auditDep{}, Sites: []*auditSite{}, Chains: []auditChain{},
 		Tests: auditTestFiles{Sites: []*auditSite{}, Chains: []auditChain{}},
 		root:  root, link: af.linkTemplate, Baseline: af.baseline,
@@ -812,7 +791,7 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	assignFingerprints(all)
 	var listed []*auditSite
 	for _, s := range all {
-		if len(af.pkgs.values) > 0 && !matchesAny(s.Package, af.pkgs.values) {
+		if len(af.pkgs) > 0 && !matchesAny(s.Package, af.pkgs) {
 			continue
 		}
 		s.Baseline = known[s.Fingerprint]
@@ -1011,15 +990,6 @@ func (rep *auditReport) rel(pos string) string {
 	return pos
 }
 
-// depKind is the kind of a dependency key: field, var, pkg, host, ...
-func depKind(key string) string {
-	k, _, ok := strings.Cut(key, ":")
-	if !ok {
-		return "other"
-	}
-	return k
-}
-
 func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lineCache) *auditSite {
 	pkg := p.PkgPath
 	s := a.Site
@@ -1053,7 +1023,7 @@ func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lin
 		deps:         a.Step.Deps,
 	}
 	for _, d := range a.Step.Deps {
-		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: depKind(d.Key)})
+		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: d.Kind.String()})
 	}
 	if n := len(a.Chain); n > 0 {
 		out.Deepest = a.Chain[n-1].Dep
@@ -1123,7 +1093,7 @@ func dependencies(sites []*auditSite, chains []auditChain) []*auditDep {
 		if dep, ok := byKey[d.Key]; ok {
 			return dep
 		}
-		name, kind := d.Name, depKind(d.Key)
+		name, kind := d.Name, d.Kind.String()
 		if d.Key == "" {
 			name, kind = "(unknown)", "unknown"
 		}

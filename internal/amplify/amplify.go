@@ -46,7 +46,6 @@ import (
 	"go/token"
 	"go/types"
 	"math"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -57,6 +56,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Analyzer computes amplification over the flag-bound retry-site analyzer.
@@ -347,11 +347,14 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 	regions := make([]*region, len(sites))
 	for i, s := range sites {
 		r := &region{site: s, parent: -1, best: value{m: One()}}
-		if s.Body != nil {
-			r.ranges = append(r.ranges, [2]token.Pos{s.Body.Pos(), s.Body.End()})
+		// What runs once per attempt (Site.Runs): the per-attempt bodies,
+		// local closures the attempt calls included, and the attempt
+		// calls outside them.
+		for _, b := range s.PerAttempt() {
+			r.ranges = append(r.ranges, [2]token.Pos{b.Pos(), b.End()})
 		}
 		for _, at := range s.Attempts {
-			if s.Body == nil || at.Call.Pos() < s.Body.Pos() || at.Call.Pos() >= s.Body.End() {
+			if !r.contains(at.Call.Pos()) {
 				r.ranges = append(r.ranges, [2]token.Pos{at.Call.Pos(), at.Call.End()})
 			}
 		}
@@ -813,7 +816,7 @@ func (c *computer) knowsDeadline(fd *ast.FuncDecl) bool {
 	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if isNamed(params.At(i).Type(), "context", "Context") || isPtrTo(params.At(i).Type(), "net/http", "Request") {
+		if typesx.IsNamed(params.At(i).Type(), "context", "Context") || typesx.IsNamedPtr(params.At(i).Type(), "net/http", "Request") {
 			return true
 		}
 	}
@@ -890,30 +893,9 @@ func (c *computer) deps(s *retrysite.Site) []retrysite.Dep {
 			continue
 		}
 		seen[at.Dep.Key] = true
-		d := at.Dep
-		d.Key = c.stableKey(d.Key)
-		out = append(out, d)
+		out = append(out, at.Dep.Portable(c.pass.Fset)) // facts carry no objects nor token.Pos
 	}
 	return out
-}
-
-// stableKey replaces a token.Pos in a dependency key ("var:c@2165260", a
-// local variable) by the position it stands for: token.Pos values depend
-// on the order files were loaded in, and facts must not.
-func (c *computer) stableKey(key string) string {
-	i := strings.LastIndexByte(key, '@')
-	if i < 0 {
-		return key
-	}
-	n, err := strconv.Atoi(key[i+1:])
-	if err != nil || n <= 0 {
-		return key
-	}
-	p := c.pass.Fset.Position(token.Pos(n))
-	if !p.IsValid() {
-		return key
-	}
-	return fmt.Sprintf("%s@%s:%d:%d", key[:i], filepath.Base(p.Filename), p.Line, p.Column)
 }
 
 func depNames(deps []retrysite.Dep) string {
@@ -965,8 +947,6 @@ func isStd(path string) bool {
 	return stdRoots[first]
 }
 
-var errorType = types.Universe.Lookup("error").Type()
-
 // resultsError reports whether a call's result type includes an error.
 func resultsError(t types.Type) bool {
 	if t == nil {
@@ -974,23 +954,13 @@ func resultsError(t types.Type) bool {
 	}
 	if tuple, ok := t.(*types.Tuple); ok {
 		for i := range tuple.Len() {
-			if types.Identical(tuple.At(i).Type(), errorType) {
+			if typesx.IsError(tuple.At(i).Type()) {
 				return true
 			}
 		}
 		return false
 	}
-	return types.Identical(t, errorType)
-}
-
-func isNamed(t types.Type, path, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path
-}
-
-func isPtrTo(t types.Type, path, name string) bool {
-	p, ok := t.(*types.Pointer)
-	return ok && isNamed(p.Elem(), path, name)
+	return typesx.IsError(t)
 }
 
 // ParsePos splits a Step position "file:line:column" into its parts.

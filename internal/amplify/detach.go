@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Work that a function starts but does not do itself does not multiply
@@ -407,13 +408,13 @@ func (c *computer) isHandler(lit *ast.FuncLit) bool {
 	p := sig.Params()
 	switch p.Len() {
 	case 2:
-		return isNamed(p.At(0).Type(), "net/http", "ResponseWriter") && isPtrTo(p.At(1).Type(), "net/http", "Request")
+		return typesx.IsNamed(p.At(0).Type(), "net/http", "ResponseWriter") && typesx.IsNamedPtr(p.At(1).Type(), "net/http", "Request")
 	case 1:
 		t := p.At(0).Type()
-		return isPtrTo(t, "github.com/gin-gonic/gin", "Context") ||
-			isNamed(t, "github.com/labstack/echo/v4", "Context") ||
-			isPtrTo(t, "github.com/gofiber/fiber/v2", "Ctx") ||
-			isNamed(t, "github.com/gofiber/fiber/v3", "Ctx")
+		return typesx.IsNamedPtr(t, "github.com/gin-gonic/gin", "Context") ||
+			typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") ||
+			typesx.IsNamedPtr(t, "github.com/gofiber/fiber/v2", "Ctx") ||
+			typesx.IsNamed(t, "github.com/gofiber/fiber/v3", "Ctx")
 	}
 	return false
 }

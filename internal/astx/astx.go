@@ -11,13 +11,27 @@ import (
 // EnclosingFunc returns the innermost function declaration or literal
 // strictly containing cur, or nil at package level.
 func EnclosingFunc(cur inspector.Cursor) ast.Node {
-	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if p == cur {
-			continue
-		}
-		return p.Node()
+	if fc := EnclosingFuncCursor(cur); fc.Valid() {
+		return fc.Node()
 	}
 	return nil
+}
+
+// EnclosingFuncCursor is EnclosingFunc's cursor: that of the innermost
+// function declaration or literal strictly containing cur, or the zero
+// (invalid) cursor at package level.
+func EnclosingFuncCursor(cur inspector.Cursor) inspector.Cursor {
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if p != cur {
+			return p
+		}
+	}
+	return inspector.Cursor{}
+}
+
+// Within reports whether n lies within outer's source range.
+func Within(n, outer ast.Node) bool {
+	return n != nil && outer != nil && outer.Pos() <= n.Pos() && n.End() <= outer.End()
 }
 
 // Find returns the cursor of n within the tree under root. Unlike

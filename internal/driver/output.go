@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"io"
 	"os"
@@ -32,14 +33,22 @@ func (f *Finding) Fset() *token.FileSet { return f.Package.Fset }
 // analyzer, then message (then end, related information and package, so
 // that the order is total). A file analyzed in its package and in its
 // test variant reports twice; Unique drops the copies.
+//
+// A suggested fix that edits a generated file (one with the standard
+// "Code generated ... DO NOT EDIT." comment) is dropped, as x/tools'
+// checker does when it applies fixes: the change belongs in the generator.
+// The diagnostic stays. So no pass has to look for generated files.
 func Findings(g *checker.Graph) []*Finding {
 	var out []*Finding
+	generated := map[*token.File]bool{}
 	for _, act := range g.Roots {
 		if !act.IsRoot || act.Err != nil {
 			continue
 		}
 		fset := act.Package.Fset
+		markGenerated(fset, act.Package.Syntax, generated)
 		for _, d := range act.Diagnostics {
+			d.SuggestedFixes = dropGenerated(fset, d.SuggestedFixes, generated)
 			end := d.End
 			if !end.IsValid() {
 				end = d.Pos
@@ -48,6 +57,41 @@ func Findings(g *checker.Graph) []*Finding {
 		}
 	}
 	slices.SortStableFunc(out, compare)
+	return out
+}
+
+// KeptFixes returns the fixes of a diagnostic of a package with the given
+// files that the driver keeps: those that edit no generated file.
+func KeptFixes(fset *token.FileSet, files []*ast.File, fixes []analysis.SuggestedFix) []analysis.SuggestedFix {
+	generated := map[*token.File]bool{}
+	markGenerated(fset, files, generated)
+	return dropGenerated(fset, fixes, generated)
+}
+
+// markGenerated records which of files are generated.
+func markGenerated(fset *token.FileSet, files []*ast.File, generated map[*token.File]bool) {
+	for _, f := range files {
+		if tf := fset.File(f.FileStart); tf != nil {
+			generated[tf] = ast.IsGenerated(f)
+		}
+	}
+}
+
+// dropGenerated returns fixes without those that edit a generated file.
+func dropGenerated(fset *token.FileSet, fixes []analysis.SuggestedFix, generated map[*token.File]bool) []analysis.SuggestedFix {
+	var out []analysis.SuggestedFix
+next:
+	for _, fix := range fixes {
+		for _, e := range fix.TextEdits {
+			if generated[fset.File(e.Pos)] {
+				continue next
+			}
+		}
+		out = append(out, fix)
+	}
+	if len(out) == len(fixes) {
+		return fixes
+	}
 	return out
 }
 

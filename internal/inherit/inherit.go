@@ -20,8 +20,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -153,14 +153,14 @@ func ParamOf(info *types.Info, fn ast.Node) *Param {
 // IsContext reports whether t is context.Context or a type parameter
 // constrained by it.
 func IsContext(t types.Type) bool {
-	if isNamed(t, "context", "Context") {
+	if typesx.IsNamed(t, "context", "Context") {
 		return true
 	}
 	tp, ok := types.Unalias(t).(*types.TypeParam)
 	if !ok {
 		return false
 	}
-	if isNamed(tp.Constraint(), "context", "Context") {
+	if typesx.IsNamed(tp.Constraint(), "context", "Context") {
 		return true
 	}
 	iface, ok := tp.Constraint().Underlying().(*types.Interface)
@@ -168,7 +168,7 @@ func IsContext(t types.Type) bool {
 		return false
 	}
 	for e := range iface.EmbeddedTypes() {
-		if isNamed(e, "context", "Context") {
+		if typesx.IsNamed(e, "context", "Context") {
 			return true
 		}
 	}
@@ -181,15 +181,15 @@ func kindOf(t types.Type) Kind {
 	}
 	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
 		switch e := ptr.Elem(); {
-		case isNamed(e, "net/http", "Request"):
+		case typesx.IsNamed(e, "net/http", "Request"):
 			return Request
-		case isNamed(e, "github.com/gin-gonic/gin", "Context"):
+		case typesx.IsNamed(e, "github.com/gin-gonic/gin", "Context"):
 			return Gin
-		case isNamed(e, "github.com/gofiber/fiber/v2", "Ctx"):
+		case typesx.IsNamed(e, "github.com/gofiber/fiber/v2", "Ctx"):
 			return Fiber
 		}
 	}
-	if isNamed(t, "github.com/labstack/echo/v4", "Context") {
+	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
 		return Echo
 	}
 	if hasContextMethod(t) {
@@ -214,20 +214,7 @@ func hasContextMethod(t types.Type) bool {
 		return false
 	}
 	sig := fn.Signature()
-	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isNamed(sig.Results().At(0).Type(), "context", "Context")
-}
-
-// isNamed reports whether t is the named type path.name, vendored or not.
-func isNamed(t types.Type, path, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Name() != name || n.Obj().Pkg() == nil {
-		return false
-	}
-	p := n.Obj().Pkg().Path()
-	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
-		p = p[i+len("/vendor/"):]
-	}
-	return p == path
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && typesx.IsNamed(sig.Results().At(0).Type(), "context", "Context")
 }
 
 // use says when a function literal runs.

@@ -40,6 +40,8 @@ package retryapi
 import (
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // BudgetPath is the import path of the project's runtime retry budget.
@@ -290,7 +292,7 @@ func Libraries() []*Library { return librariesTable }
 
 // LibraryOf returns the library whose import path is path (vendor prefix
 // removed), or nil.
-func LibraryOf(path string) *Library { return byPath[trimVendor(path)] }
+func LibraryOf(path string) *Library { return byPath[typesx.TrimVendor(path)] }
 
 // Named returns the library of the name, or nil.
 func Named(name string) *Library { return libraries[name] }
@@ -320,7 +322,7 @@ func OfType(obj *types.TypeName) *Entry {
 	if obj == nil || obj.Pkg() == nil {
 		return nil
 	}
-	return byName[trimVendor(obj.Pkg().Path())+"."+obj.Name()]
+	return byName[typesx.TrimVendor(obj.Pkg().Path())+"."+obj.Name()]
 }
 
 // Lookup returns the entry of a key, or nil.
@@ -330,7 +332,7 @@ func Lookup(name string) *Entry { return byName[name] }
 // prefix and without the receiver's type arguments.
 func Key(fn *types.Func) string {
 	fn = fn.Origin()
-	path := trimVendor(fn.Pkg().Path())
+	path := typesx.TrimVendor(fn.Pkg().Path())
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil || sig.Recv() == nil {
 		return path + "." + fn.Name()
@@ -380,11 +382,4 @@ func GuardOf(path, recv, name string) (g Guard, ok bool) {
 
 // IsGuardPath reports whether path is the import path of a limiter or
 // breaker library.
-func IsGuardPath(path string) bool { return guardPaths[trimVendor(path)] }
-
-func trimVendor(path string) string {
-	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
-		return path[i+len("/vendor/"):]
-	}
-	return strings.TrimPrefix(path, "vendor/")
-}
+func IsGuardPath(path string) bool { return guardPaths[typesx.TrimVendor(path)] }

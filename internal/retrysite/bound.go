@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -112,7 +111,7 @@ func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
 	lhs, _ := assignParts(f.node)
 	for _, e := range lhs {
 		o := a.objOf(e)
-		if o == nil || !isErrorType(o.Type()) || !a.usesObj(l.cond, o) {
+		if o == nil || !typesx.IsError(o.Type()) || !typesx.Refers(a.pass.TypesInfo, l.cond, o) {
 			continue
 		}
 		body := astx.FuncBody(l.fn)
@@ -224,7 +223,7 @@ func (f *flow) onlyOutcome(e ast.Expr) bool {
 			case *types.Var:
 				if i := f.slot(o); i >= 0 && i < len(f.objs) && f.attemptSlot(i) {
 					attempt = true
-				} else if isErrorType(o.Type()) || f.l.unwrapped[o] {
+				} else if typesx.IsError(o.Type()) || f.l.unwrapped[o] {
 					// Another call's error, or an error unwrapped: a test
 					// that sorts failures, not one that counts them.
 					attempt = true
@@ -780,8 +779,12 @@ func isContext(fn *types.Func) bool {
 	return ok && n.Obj().Name() == "Context" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context"
 }
 
-// isDoneRecv reports whether a select case receives from a Done channel
-// (a context's, a stop channel's), a timer's channel, or time.After.
+// isDoneRecv reports whether a select case receives from the channel a
+// Done method returns (a context's, or any other type's Done), from
+// time.After, or from the C of a time.Timer: a clause that leaves on it
+// bounds the loop by time. A stop channel held in a variable is not one,
+// nor a ticker's channel; and a timer is taken for a deadline whether it
+// is set once or reset on every attempt.
 func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
 	var x ast.Expr
 	switch c := comm.(type) {
@@ -803,7 +806,7 @@ func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
 		}
 	case *ast.SelectorExpr:
 		if ch.Sel.Name == "C" {
-			if t := a.pass.TypesInfo.TypeOf(ch.X); t != nil && strings.Contains(t.String(), "time.Timer") {
+			if t := a.pass.TypesInfo.TypeOf(ch.X); t != nil && (typesx.IsNamed(t, "time", "Timer") || typesx.IsNamedPtr(t, "time", "Timer")) {
 				return true
 			}
 		}

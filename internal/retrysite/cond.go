@@ -172,13 +172,13 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 // isAttemptErr reports whether e holds the attempt's error.
 func (f *flow) isAttemptErr(e ast.Expr, st state) bool {
 	t := typeOf(f.a, e)
-	return t != nil && isErrorType(t) && f.valueOf(e, st) == bAttempt
+	return t != nil && typesx.IsError(t) && f.valueOf(e, st) == bAttempt
 }
 
 // errArg returns the argument of c that holds the attempt's error, or nil.
 func (f *flow) errArg(c *ast.CallExpr, st state) ast.Expr {
 	for _, x := range c.Args {
-		if b := f.valueOf(x, st); (b == bAttempt || b == bConsumer) && isErrorType(typeOf(f.a, x)) {
+		if b := f.valueOf(x, st); (b == bAttempt || b == bConsumer) && typesx.IsError(typeOf(f.a, x)) {
 			return x
 		}
 	}
@@ -197,7 +197,7 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 	x = ast.Unparen(x)
 	b := f.valueOf(x, st)
 	t := typeOf(f.a, x)
-	isErr := isErrorType(t)
+	isErr := typesx.IsError(t)
 	if b == bAttempt || b == bConsumer || b == bStream {
 		st.seen = true
 	}
@@ -408,7 +408,7 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	for _, x := range args {
 		switch f.valueOf(x, st) {
 		case bAttempt, bConsumer:
-			if isErrorType(typeOf(f.a, x)) {
+			if typesx.IsError(typeOf(f.a, x)) {
 				onErr = true
 			} else {
 				onValue = true

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/cfg"
 )
 
@@ -418,12 +420,12 @@ func (f *flow) track(v *types.Var) int {
 	r := roleValue
 	t := v.Type().Underlying()
 	switch {
-	case isErrorType(v.Type()):
+	case typesx.IsError(v.Type()):
 		r = roleErr
 	case isBool(t):
 		r = roleFlag
 	default:
-		if ch, ok := t.(*types.Chan); ok && isErrorType(ch.Elem()) {
+		if ch, ok := t.(*types.Chan); ok && typesx.IsError(ch.Elem()) {
 			r = roleErrChan
 		}
 	}
@@ -454,7 +456,7 @@ func (f *flow) bindAttempt(n ast.Node, st state) state {
 		}
 	}
 	for i, l := range lhs {
-		if i < len(rhs) && containsNode(rhs[i], f.call) {
+		if i < len(rhs) && astx.Within(f.call, rhs[i]) {
 			if s := f.slot(f.a.objOf(l)); s >= 0 {
 				st.vals[s] = bAttempt
 			}
@@ -629,7 +631,7 @@ func (f *flow) errorCall(c *ast.CallExpr, st state) binding {
 	if sig, ok := f.a.pass.TypesInfo.TypeOf(c.Fun).Underlying().(*types.Signature); ok && sig.Results().Len() == 1 {
 		for _, x := range c.Args {
 			if b := f.valueOf(x, st); b == bAttempt || b == bNonNil {
-				if xt := f.a.pass.TypesInfo.TypeOf(x); xt != nil && isErrorType(xt) {
+				if xt := f.a.pass.TypesInfo.TypeOf(x); xt != nil && typesx.IsError(xt) {
 					return b
 				}
 			}
@@ -677,13 +679,13 @@ func resultsAnError(a *analyzer, c *ast.CallExpr) bool {
 	switch t := typeOf(a, c).(type) {
 	case *types.Tuple:
 		for v := range t.Variables() {
-			if isErrorType(v.Type()) {
+			if typesx.IsError(v.Type()) {
 				return true
 			}
 		}
 		return false
 	default:
-		return isErrorType(t)
+		return typesx.IsError(t)
 	}
 }
 

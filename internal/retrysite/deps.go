@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -31,10 +32,32 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 		}
 		return a.rootDep(sel.X)
 	}
-	if fn.Pkg() == nil {
+	return funcDep(fn)
+}
+
+// funcDep is the dependency of a package-level function: its package.
+func funcDep(fn *types.Func) Dep {
+	if fn == nil || fn.Pkg() == nil {
 		return Dep{}
 	}
-	return Dep{Key: "pkg:" + path, Name: fn.Pkg().Name()}
+	return Dep{Kind: DepFunc, Obj: fn, Key: "pkg:" + typesx.PkgPath(fn), Name: fn.Pkg().Name()}
+}
+
+// HostDep is the dependency of a URL host.
+func HostDep(host string) Dep {
+	if host == "" {
+		return Dep{}
+	}
+	return Dep{Kind: DepHost, Key: "host:" + host, Name: host}
+}
+
+// fieldDep is the dependency of the field f of the struct type owner (a
+// pointer is taken for what it points to).
+func fieldDep(owner types.Type, f *types.Var) Dep {
+	if p, ok := owner.(*types.Pointer); ok {
+		owner = p.Elem()
+	}
+	return Dep{Kind: DepField, Obj: f, Key: "field:" + types.TypeString(owner, nil) + "." + f.Name(), Name: f.Name()}
 }
 
 // rootDep identifies the dependency behind a receiver expression: a
@@ -57,11 +80,11 @@ func (a *analyzer) rootDep(x ast.Expr) Dep {
 			if sel.Kind() != types.FieldVal {
 				return Dep{}
 			}
-			owner := sel.Recv()
-			if p, ok := owner.(*types.Pointer); ok {
-				owner = p.Elem()
+			f, ok := sel.Obj().(*types.Var)
+			if !ok {
+				return Dep{}
 			}
-			return Dep{Key: "field:" + types.TypeString(owner, nil) + "." + x.Sel.Name, Name: x.Sel.Name}
+			return fieldDep(sel.Recv(), f)
 		}
 		// A qualified identifier: pkg.Var.
 		if v, ok := a.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok {
@@ -71,11 +94,17 @@ func (a *analyzer) rootDep(x ast.Expr) Dep {
 	return Dep{}
 }
 
+// varDep is the dependency of a variable: a package-level one by its
+// name, a local one by its position (two locals of one name differ).
 func varDep(v *types.Var) Dep {
-	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-		return Dep{Key: "var:" + v.Pkg().Path() + "." + v.Name(), Name: v.Name()}
+	if isPkgVar(v) {
+		return Dep{Kind: DepVar, Obj: v, Key: "var:" + v.Pkg().Path() + "." + v.Name(), Name: v.Name()}
 	}
-	return Dep{Key: fmt.Sprintf("var:%s@%d", v.Name(), v.Pos()), Name: v.Name()}
+	return Dep{Kind: DepLocal, Obj: v, Key: fmt.Sprintf("var:%s@%d", v.Name(), v.Pos()), Name: v.Name()}
+}
+
+func isPkgVar(v *types.Var) bool {
+	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 // httpDep returns the URL host an HTTP call targets, when the call sends a
@@ -194,10 +223,10 @@ func (a *analyzer) definingExpr(v *types.Var) ast.Expr {
 func (a *analyzer) hostDep(e ast.Expr) Dep {
 	if s, ok := a.stringConst(e); ok {
 		u, err := url.Parse(s)
-		if err != nil || u.Host == "" {
+		if err != nil {
 			return Dep{}
 		}
-		return Dep{Key: "host:" + u.Host, Name: u.Host}
+		return HostDep(u.Host)
 	}
 	e = unparen(e)
 	switch x := e.(type) {
@@ -224,7 +253,7 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 			}
 			if f, ok := a.stringConst(x.Args[0]); ok {
 				if u, err := url.Parse(f); err == nil && u.Host != "" && !strings.Contains(u.Host, "%") {
-					return Dep{Key: "host:" + u.Host, Name: u.Host}
+					return HostDep(u.Host)
 				}
 			}
 		}
@@ -246,9 +275,21 @@ func OperationDep(pass *analysis.Pass, op ast.Expr) Dep {
 			}
 			return Dep{}
 		}
-		if fn, ok := pass.TypesInfo.Uses[x.Sel].(*types.Func); ok && fn.Pkg() != nil {
-			return Dep{Key: "pkg:" + fn.Pkg().Path(), Name: fn.Pkg().Name()}
+		if fn, ok := pass.TypesInfo.Uses[x.Sel].(*types.Func); ok {
+			return funcDep(fn)
 		}
 	}
 	return Dep{}
+}
+
+// Portable returns d as a fact may carry it: without its object, and with
+// a local variable keyed by its file, line and column rather than by its
+// token.Pos, which depends on the order files were loaded in.
+func (d Dep) Portable(fset *token.FileSet) Dep {
+	if d.Kind == DepLocal && d.Obj != nil {
+		p := fset.Position(d.Obj.Pos())
+		d.Key = fmt.Sprintf("var:%s@%s:%d:%d", d.Name, filepath.Base(p.Filename), p.Line, p.Column)
+	}
+	d.Obj = nil
+	return d
 }

@@ -64,7 +64,7 @@ func verdictResult(fn *types.Func) bool {
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
 		return true
 	}
-	return isErrorType(t)
+	return typesx.IsError(t)
 }
 
 // firstGuard returns the first budget guard called in n (not inside nested

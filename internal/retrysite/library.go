@@ -389,7 +389,7 @@ func (a *analyzer) retriesOnFailure(lit *ast.FuncLit) bool {
 			return !found
 		}
 		b, ok := unparen(ifs.Cond).(*ast.BinaryExpr)
-		if !ok || b.Op != token.NEQ || !(a.isNil(b.Y) && isErrorType(a.pass.TypesInfo.TypeOf(b.X))) {
+		if !ok || b.Op != token.NEQ || !(a.isNil(b.Y) && typesx.IsError(a.pass.TypesInfo.TypeOf(b.X))) {
 			return true
 		}
 		for _, st := range ifs.Body.List {

@@ -34,7 +34,7 @@ func mergeNested(loops []*Site) []*Site {
 		merged := false
 		for j := i - 1; j >= 0; j-- {
 			o := loops[j]
-			if o.Loop.Attempt == s.Loop.Attempt && containsNode(o.Node, s.Node) {
+			if o.Loop.Attempt == s.Loop.Attempt && astx.Within(s.Node, o.Node) {
 				o.Bound = o.Bound.Times(s.Bound)
 				merged = true
 				break
@@ -284,7 +284,7 @@ func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 		})
 	}
 	for _, c := range l.condCalls {
-		if c == call || containsNode(c, call) {
+		if c == call || astx.Within(call, c) {
 			return true
 		}
 	}
@@ -294,7 +294,7 @@ func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 			continue
 		}
 		for _, n := range b.Nodes {
-			if !containsNode(n, call) {
+			if !astx.Within(call, n) {
 				continue
 			}
 			lhs, _ := assignParts(n)
@@ -458,7 +458,7 @@ func (a *analyzer) resultsErrCarrier(call *ast.CallExpr) bool {
 		ts = []types.Type{tv.Type}
 	}
 	for _, t := range ts {
-		if ch, ok := t.Underlying().(*types.Chan); ok && isErrorType(ch.Elem()) {
+		if ch, ok := t.Underlying().(*types.Chan); ok && typesx.IsError(ch.Elem()) {
 			return true
 		}
 		if carriesError(t, a.pass.Pkg) {
@@ -481,7 +481,7 @@ func carriesError(t types.Type, from *types.Package) bool {
 	}
 	if st, ok := n.Underlying().(*types.Struct); ok {
 		for fld := range st.Fields() {
-			if (fld.Name() == "err" || fld.Name() == "Err") && isErrorType(fld.Type()) && (fld.Exported() || fld.Pkg() == from) {
+			if (fld.Name() == "err" || fld.Name() == "Err") && typesx.IsError(fld.Type()) && (fld.Exported() || fld.Pkg() == from) {
 				return true
 			}
 		}
@@ -489,7 +489,7 @@ func carriesError(t types.Type, from *types.Package) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, from, "Err")
 	if m, ok := obj.(*types.Func); ok {
 		sig := m.Type().(*types.Signature)
-		return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isErrorType(sig.Results().At(0).Type())
+		return sig.Params().Len() == 0 && sig.Results().Len() == 1 && typesx.IsError(sig.Results().At(0).Type())
 	}
 	return false
 }
@@ -703,7 +703,7 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 			continue
 		}
 		for _, n := range b.Nodes {
-			if containsNode(n, call) {
+			if astx.Within(call, n) {
 				f.node, f.start = n, b
 				break
 			}
@@ -824,7 +824,7 @@ func (a *analyzer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
 	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if containsNode(n, call) {
+			if astx.Within(call, n) {
 				nested = true
 			}
 		}
@@ -917,7 +917,7 @@ func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
 	repair := false
 	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
-		if !ok || repair || c == f.call || containsNode(c, f.call) {
+		if !ok || repair || c == f.call || astx.Within(f.call, c) {
 			return !repair
 		}
 		if a.resultsError(c) && !a.isPureCall(c) && a.guardOf(c) == nil {

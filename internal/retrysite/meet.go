@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"sort"
 
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/cfg"
 )
 
@@ -153,7 +154,7 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 	if f.arrive&oStatusFail != 0 {
 		lhs, _ := assignParts(f.node)
 		for _, e := range lhs {
-			if o := a.objOf(e); o != nil && !isErrorType(o.Type()) && !isBool(o.Type()) {
+			if o := a.objOf(e); o != nil && !typesx.IsError(o.Type()) && !isBool(o.Type()) {
 				lf.Resp = o
 				break
 			}

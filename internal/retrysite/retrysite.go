@@ -12,9 +12,13 @@
 //     HelperFact, also across packages.
 //
 // For each site it records the attempt bound, the backoff, the budget guard
-// if any, and the dependency each attempt targets; for loops, LoopFacts
-// says what the definition found (the attempt, the kinds of failure that
-// reach the next attempt, where the failing paths meet, the guards).
+// if any, the code run once per attempt (Site.PerAttempt), and the
+// dependency each attempt targets (Dep: a host, a package, a variable, a
+// field); for loops, LoopFacts says what the definition found (the
+// attempt, the kinds of failure that reach the next attempt, where the
+// failing paths meet, the guards). Sites.Deps refines the dependencies
+// into the ones the passes trust: sharedbudget groups by them and
+// fixedattempts names its budgets after them, so the two agree.
 //
 // # Definition
 //
@@ -88,7 +92,9 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+	"sync"
 
+	"github.com/retrylint/retrylint/internal/flagx"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
@@ -139,9 +145,9 @@ func New(cfg *Config) *analysis.Analyzer {
 func newFlagged() *analysis.Analyzer {
 	cfg := DefaultConfig()
 	a := New(cfg)
-	a.Flags.Var((*ListFlag)(&cfg.BudgetMethods), "budget-methods",
+	a.Flags.Var(&flagx.List{Names: &cfg.BudgetMethods, Check: flagx.NoSpaces}, "budget-methods",
 		"comma-separated method names that ask a retry budget (a method of a named type with a bool or error result)")
-	a.Flags.Var((*ListFlag)(&cfg.BudgetFuncs), "budget-funcs",
+	a.Flags.Var(&flagx.List{Names: &cfg.BudgetFuncs, Check: flagx.NoSpaces}, "budget-funcs",
 		"comma-separated extra budget checks, as import/path.Func or import/path.Type.Method")
 	return a
 }
@@ -341,10 +347,49 @@ type Guard struct {
 	Desc   string        // what guards, for messages: "b.TryRetry", "retryThrottling"
 }
 
-// Dep identifies the dependency an attempt targets.
+// Dep identifies the dependency an attempt targets: one typed model that
+// every pass and the audit use (see deps.go for how it is found, and Deps
+// for the dependency the passes trust).
 type Dep struct {
+	Kind DepKind
+	// Obj is what the dependency is, for DepFunc the function called, for
+	// DepVar and DepLocal the variable, for DepField the field, for
+	// DepType the parameter; nil for DepHost and for a Dep read from a
+	// fact.
+	Obj  types.Object
 	Key  string // identity: equal keys mean the same dependency; "" when unknown
 	Name string // a short human name: "inventory", "api.example.com", "orders"
+}
+
+// DepKind says what identifies a dependency.
+type DepKind uint8
+
+const (
+	DepUnknown DepKind = iota
+	DepHost            // the host of an HTTP request's URL (a constant, or the string in a field or variable)
+	DepFunc            // the package of a package-level function: "pkg:example.com/orders"
+	DepVar             // a package-level variable
+	DepLocal           // a local variable or a parameter
+	DepField           // a field of a named type: the same field of the same type is one dependency
+	DepType            // a parameter or receiver of a concrete type of the package, keyed by the type (Deps.ForBudget only)
+)
+
+// String returns the kind as the audit prints it: host, pkg, var (a
+// package-level or local variable), field, type, or other.
+func (k DepKind) String() string {
+	switch k {
+	case DepHost:
+		return "host"
+	case DepFunc:
+		return "pkg"
+	case DepVar, DepLocal:
+		return "var"
+	case DepField:
+		return "field"
+	case DepType:
+		return "type"
+	}
+	return "other"
 }
 
 // Attempt is a call made once per attempt.
@@ -370,10 +415,12 @@ type Site struct {
 	// retry of optimistic-concurrency conflicts only, or a condition that
 	// admits no transient failure); passes that judge load skip it.
 	Exempt string
-	// Body is the code run once per attempt: the loop body, or the body of
-	// the operation's function literal; nil when the operation is not a
-	// literal in this package.
-	Body *ast.BlockStmt
+	// Body is the loop body, or the body of the operation's function
+	// literal; nil when the operation is not a literal in this package.
+	// What runs once per attempt is PerAttempt: Body and the local
+	// closures it calls.
+	Body       *ast.BlockStmt
+	perAttempt []*ast.BlockStmt
 	// Op is the operation argument of a library or helper call, nil for loops.
 	Op ast.Expr
 	// Attempts are the calls made once per attempt whose dependency is of
@@ -399,6 +446,10 @@ type Sites struct {
 	List []*Site
 
 	methods, funcs map[string]bool // the settings the guards were recognised with
+
+	pass     *analysis.Pass
+	depsOnce sync.Once
+	deps     *Deps
 }
 
 // HelperFact marks a function that retries a call of one of its function
@@ -439,7 +490,7 @@ func (*GuardFact) String() string { return "budgetCheck" }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(pass.Files) == 0 {
-		return &Sites{methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}, nil
+		return &Sites{methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs), pass: pass}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs),
@@ -461,7 +512,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.findLibrary()
 	a.findHelpers()
 	a.sortSites()
-	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs}, nil
+	a.fillPerAttempt()
+	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs, pass: pass}, nil
 }
 
 func toSet(names []string) map[string]bool {
@@ -470,25 +522,4 @@ func toSet(names []string) map[string]bool {
 		set[n] = true
 	}
 	return set
-}
-
-// ListFlag is a flag.Value for a comma-separated list of names.
-type ListFlag []string
-
-func (f *ListFlag) String() string { return strings.Join(*f, ",") }
-
-func (f *ListFlag) Set(s string) error {
-	var names []string
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		if strings.ContainsAny(name, " \t") {
-			return fmt.Errorf("bad name %q: names contain no spaces", name)
-		}
-		names = append(names, name)
-	}
-	*f = names
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // This file decides whether a loop's attempt repeats the same operation
@@ -86,7 +87,7 @@ func (a *analyzer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 			}
 			return false
 		case *ast.IndexExpr:
-			if l.counter != nil && a.usesObj(n.Index, l.counter) {
+			if l.counter != nil && typesx.Refers(a.pass.TypesInfo, n.Index, l.counter) {
 				// servers[i].Call(), dial(addrs[i%len(addrs)]): failover;
 				// items[i]: the next item.
 				if !a.isEndpoints(n.X, nil) || !a.sameValue(l, f, n.X, depth) {
@@ -163,7 +164,7 @@ func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 		if outer && d.compound {
 			return false // offset += n: the old value, changed
 		}
-		if outer && d.rhs != nil && a.usesObj(d.rhs, v) && !a.handedToCall(d.rhs, v) {
+		if outer && d.rhs != nil && typesx.Refers(a.pass.TypesInfo, d.rhs, v) && !a.handedToCall(d.rhs, v) {
 			return false // size = size / 2: the old value, changed
 		}
 		if outer && d.rhs != nil && a.failedPart(d.rhs) {
@@ -188,11 +189,11 @@ func (a *analyzer) handedToCall(rhs ast.Expr, v *types.Var) bool {
 	for _, x := range c.Args {
 		if a.objOf(x) == v {
 			bare = true
-		} else if a.usesObj(x, v) {
+		} else if typesx.Refers(a.pass.TypesInfo, x, v) {
 			return false
 		}
 	}
-	return bare && !a.usesObj(c.Fun, v)
+	return bare && !typesx.Refers(a.pass.TypesInfo, c.Fun, v)
 }
 
 // failedPart reports whether e names the failed part of an attempt's
@@ -225,7 +226,7 @@ func (f *flow) isResultVar(v *types.Var) bool {
 		if f.a.objOf(e) != v {
 			continue
 		}
-		if len(rhs) == 1 || (i < len(rhs) && containsNode(rhs[i], f.call)) {
+		if len(rhs) == 1 || (i < len(rhs) && astx.Within(f.call, rhs[i])) {
 			return true
 		}
 	}
@@ -372,7 +373,7 @@ func (a *analyzer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object
 // derivesFrom reports whether e uses o, directly or through the values the
 // loop body gives the variables it uses (req from http.NewRequest(url)).
 func (a *analyzer) derivesFrom(l *loop, e ast.Expr, o types.Object, depth int) bool {
-	if a.usesObj(e, o) {
+	if typesx.Refers(a.pass.TypesInfo, e, o) {
 		return true
 	}
 	if depth > 3 {
@@ -463,8 +464,4 @@ func leavesList(list []ast.Stmt) bool {
 		return s.Tok == token.BREAK || s.Tok == token.GOTO
 	}
 	return false
-}
-
-func containsNode(outer, inner ast.Node) bool {
-	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
 }

@@ -82,12 +82,6 @@ func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
 	return fn
 }
 
-var errorType = types.Universe.Lookup("error").Type()
-
-func isErrorType(t types.Type) bool {
-	return t != nil && types.Identical(t, errorType)
-}
-
 // resultsError reports whether the signature of the call's callee has an
 // error result (or a *net/http.Response result).
 func (a *analyzer) resultsError(call *ast.CallExpr) bool {
@@ -96,7 +90,7 @@ func (a *analyzer) resultsError(call *ast.CallExpr) bool {
 		return false
 	}
 	check := func(t types.Type) bool {
-		if isErrorType(t) {
+		if typesx.IsError(t) {
 			return true
 		}
 		if p, ok := t.(*types.Pointer); ok {
@@ -197,7 +191,7 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		if types.Implements(sig.Recv().Type(), errorType.Underlying().(*types.Interface)) {
+		if types.Implements(sig.Recv().Type(), types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
 			return true
 		}
 		if (fn.Name() == "Unwrap" || fn.Name() == "Cause") && sig.Params().Len() == 0 {
@@ -215,18 +209,6 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 		return true
 	}
 	return false
-}
-
-// usesObj reports whether n refers to obj.
-func (a *analyzer) usesObj(n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // isPureFunc reports whether the package's function fn does only local

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/retrylint/retrylint/internal/flagx"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -119,7 +120,7 @@ func parse(c *ast.Comment) (*Directive, bool) {
 		case rest[0] == ':':
 			list, _, _ := strings.Cut(rest[1:], " ")
 			list, _, _ = strings.Cut(list, "\t")
-			d.Names = splitNames(list)
+			d.Names = flagx.Split(list)
 			return d, true
 		}
 		return nil, false // //nolintx
@@ -131,22 +132,12 @@ func parse(c *ast.Comment) (*Directive, bool) {
 		}
 		d.Form = form
 		if fields := strings.Fields(rest); len(fields) > 0 {
-			d.Names = splitNames(fields[0])
+			d.Names = flagx.Split(fields[0])
 			d.Reason = strings.Join(fields[1:], " ")
 		}
 		return d, true
 	}
 	return nil, false
-}
-
-func splitNames(list string) []string {
-	var out []string
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // names reports whether the directive names the pass: by its name, as

@@ -1,9 +1,12 @@
 // Package typesx holds the small questions about functions and packages
 // that the retry-site analysis and the passes ask alike: which package a
-// callee lives in (vendoring aside), which named type its receiver has.
+// callee lives in (vendoring aside), which named type its receiver has,
+// whether a type is a given named type or error, whether an expression
+// refers to an object.
 package typesx
 
 import (
+	"go/ast"
 	"go/types"
 	"strings"
 )
@@ -51,4 +54,37 @@ func IsInterfaceMethod(fn *types.Func) bool {
 // IsFunc reports whether fn is the package-level function path.name.
 func IsFunc(fn *types.Func, path, name string) bool {
 	return fn != nil && fn.Name() == name && RecvName(fn) == "" && !IsInterfaceMethod(fn) && PkgPath(fn) == path
+}
+
+// IsNamed reports whether t is the named type path.name (also when the
+// package is vendored).
+func IsNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && TrimVendor(n.Obj().Pkg().Path()) == path
+}
+
+// IsNamedPtr reports whether t is *path.name.
+func IsNamedPtr(t types.Type, path, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && IsNamed(p.Elem(), path, name)
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// IsError reports whether t is the built-in error type.
+func IsError(t types.Type) bool { return t != nil && types.Identical(t, errorType) }
+
+// Refers reports whether an identifier under n uses obj.
+func Refers(info *types.Info, n ast.Node, obj types.Object) bool {
+	if n == nil || obj == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

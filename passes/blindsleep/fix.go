@@ -32,7 +32,7 @@ func (c *checker) fix(s *retrysite.Site, w wait, p *inherit.Param) *analysis.Sug
 		return nil
 	}
 	file := fixutil.FileOf(c.pass, w.at.Pos())
-	if file == nil || ast.IsGenerated(file) {
+	if file == nil {
 		return nil
 	}
 	ctx := c.ctxAt(s, p, w.at.Pos())

@@ -19,7 +19,8 @@ import (
 	"github.com/retrylint/retrylint/internal/retrysite"
 )
 
-// The budgets of the fixes: one per dependency, always. A fix uses a
+// The budgets of the fixes: one per dependency, always, the dependency
+// being the one sharedbudget sees (retrysite.Deps). A fix uses a
 // budget already in scope only when it belongs to the site's dependency: a
 // budget parameter of the function, or a package-level variable or a field
 // of the receiver named after the dependency that guards no other
@@ -45,7 +46,7 @@ type fixer struct {
 	guards, picks map[types.Object]map[string]bool
 	news          map[string]*newBudget // by dependency key
 	needs         []*need
-	defs          map[token.Pos]types.Object // the variables of the package, by position
+	deps          *retrysite.Deps // the package's dependency model
 	helpers       map[*retrysite.Site]*helperFix
 }
 
@@ -94,12 +95,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		picks:     map[types.Object]map[string]bool{},
 		news:      map[string]*newBudget{},
 		helpers:   map[*retrysite.Site]*helperFix{},
-		defs:      map[token.Pos]types.Object{},
-	}
-	for id, o := range pass.TypesInfo.Defs {
-		if o != nil {
-			f.defs[id.Pos()] = o
-		}
+		deps:      retrysite.Of(pass).Deps(),
 	}
 	for _, s := range sites {
 		if s.Guard == nil {
@@ -196,7 +192,7 @@ func (f *fixer) loopDep(s *retrysite.Site) retrysite.Dep {
 		return dep
 	}
 	v, ok := r.Value.(*ast.Ident)
-	if !ok || dep.Key != fmt.Sprintf("var:%s@%d", v.Name, v.Pos()) {
+	if !ok || dep.Kind != retrysite.DepLocal || dep.Obj != f.pass.TypesInfo.ObjectOf(v) {
 		return dep
 	}
 	switch x := ast.Unparen(r.X).(type) {
@@ -208,110 +204,12 @@ func (f *fixer) loopDep(s *retrysite.Site) retrysite.Dep {
 	return dep
 }
 
-// transports are packages whose functions reach whatever address they
-// are given: their package, or a client of theirs, names no dependency.
-var transports = map[string]bool{
-	"net": true, "net/http": true, "net/rpc": true, "net/smtp": true, "database/sql": true,
-	"os/exec": true, "google.golang.org/grpc": true, "github.com/hashicorp/go-retryablehttp": true,
-	"github.com/go-resty/resty/v2": true, "resty.dev/v3": true,
-}
-
 // normDep returns the dependency of an attempt as the fixes key it, or the
-// unknown Dep when no budget can be named after it (as sharedbudget tells
-// dependencies apart, so that what the fixes add it finds unshared):
-//   - a function of the package itself, of a transport (net/http,
-//     database/sql) or of an errors package reaches an unknown dependency;
-//   - an HTTP request reaches its URL's host (a constant, or the string in
-//     a field or variable), not its client, which reaches every host;
-//   - a parameter or receiver of a concrete type of the package is keyed
-//     by its type and named after it, since every function handed a client
-//     of one type reaches the same kind of dependency (as fields of one
-//     type do);
-//   - other variables, fields and hosts are keyed as the shared analysis
-//     keys them.
+// unknown Dep when no budget can be named after it: the shared model's
+// (retrysite.Deps.ForBudget), which is sharedbudget's whenever sharedbudget
+// knows the dependency, so that what the fixes add it finds unshared.
 func (f *fixer) normDep(call *ast.CallExpr, dep retrysite.Dep) retrysite.Dep {
-	if rest, ok := strings.CutPrefix(dep.Key, "pkg:"); ok {
-		base := rest[strings.LastIndexByte(rest, '/')+1:]
-		if rest == f.pass.Pkg.Path() || transports[rest] || base == "errors" || base == "xerrors" || strings.Contains(base, "multierr") {
-			return retrysite.Dep{}
-		}
-		return dep
-	}
-	if call != nil && isHTTPSend(callee(f.pass, call)) {
-		switch {
-		case strings.HasPrefix(dep.Key, "host:"):
-			return dep
-		case strings.HasPrefix(dep.Key, "field:"), strings.HasPrefix(dep.Key, "var:"):
-			if f.stringDep(call, dep) {
-				return dep
-			}
-		}
-		return retrysite.Dep{}
-	}
-	rest, ok := strings.CutPrefix(dep.Key, "var:")
-	if !ok {
-		return dep
-	}
-	_, at, ok := strings.Cut(rest, "@")
-	if !ok {
-		return dep
-	}
-	var pos int
-	if _, err := fmt.Sscan(at, &pos); err != nil {
-		return dep
-	}
-	v, ok := f.defs[token.Pos(pos)].(*types.Var)
-	if !ok || v.Kind() != types.ParamVar && v.Kind() != types.RecvVar {
-		return dep
-	}
-	t := v.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, named := types.Unalias(t).(*types.Named)
-	if !named || n.Obj().Pkg() != f.pass.Pkg || types.IsInterface(n) {
-		return dep // an interface stands for whatever implements it
-	}
-	return retrysite.Dep{Key: "type:" + types.TypeString(v.Type(), nil), Name: n.Obj().Name()}
-}
-
-// isHTTPSend reports whether fn sends an HTTP request with a client.
-func isHTTPSend(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	if p := fn.Pkg().Path(); p != "net/http" && !strings.HasSuffix(p, "/go-retryablehttp") {
-		return false
-	}
-	switch fn.Name() {
-	case "Do", "Get", "Head", "Post", "PostForm", "RoundTrip":
-		return true
-	}
-	return false
-}
-
-// stringDep reports whether the dependency of an HTTP request is a
-// string (the URL's field or variable), not the client that sends it.
-func (f *fixer) stringDep(call *ast.CallExpr, dep retrysite.Dep) bool {
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		if d := retrysite.OperationDep(f.pass, sel); d.Key == dep.Key {
-			return false // the client itself
-		}
-	}
-	found := false
-	check := func(o types.Object) {
-		if v, ok := o.(*types.Var); ok && v.Name() == dep.Name {
-			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-				found = true
-			}
-		}
-	}
-	for id, o := range f.pass.TypesInfo.Uses {
-		if id.Name == dep.Name && !found {
-			check(o)
-		}
-	}
-	return found
+	return f.deps.ForBudget(retrysite.Attempt{Call: call, Dep: dep})
 }
 
 // needAt returns the need of a fix that guards retries to dep (the
@@ -322,7 +220,7 @@ func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.Cal
 		return nil
 	}
 	n := &need{pos: pos, file: file, fn: fn, dep: dep}
-	if strings.HasPrefix(dep.Key, "field:") {
+	if dep.Kind == retrysite.DepField {
 		n.sel = f.stringField(fn, dep)
 	}
 	return n
@@ -345,11 +243,7 @@ func (f *fixer) stringField(fn ast.Node, dep retrysite.Dep) *ast.SelectorExpr {
 		if b, ok := sel.Obj().Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
 			return true
 		}
-		owner := sel.Recv()
-		if p, ok := owner.(*types.Pointer); ok {
-			owner = p.Elem()
-		}
-		if "field:"+types.TypeString(owner, nil)+"."+x.Sel.Name != dep.Key {
+		if sel.Obj() != dep.Obj {
 			return true
 		}
 		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && params[f.pass.TypesInfo.Uses[id]] {
@@ -582,24 +476,9 @@ func (f *fixer) name() {
 }
 
 // qualifier tells apart two dependencies of one name: the type that owns
-// a field, the function that declares a variable.
+// a field, the package above a package.
 func (f *fixer) qualifier(nb *newBudget) string {
-	switch {
-	case strings.HasPrefix(nb.key, "field:"):
-		t := strings.TrimPrefix(nb.key, "field:")
-		t = t[:strings.LastIndexByte(t, '.')]
-		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
-	case strings.HasPrefix(nb.key, "type:"):
-		t := strings.TrimLeft(strings.TrimPrefix(nb.key, "type:"), "*")
-		return fixutil.IdentName(t[strings.LastIndexAny(t, "./")+1:])
-	case strings.HasPrefix(nb.key, "pkg:"):
-		p := strings.TrimPrefix(nb.key, "pkg:")
-		if i := strings.LastIndexByte(p, '/'); i > 0 {
-			p = p[:i]
-			return fixutil.IdentName(p[strings.LastIndexByte(p, '/')+1:])
-		}
-	}
-	return ""
+	return fixutil.IdentName(nb.dep.Qualifier())
 }
 
 func upperFirst(s string) string {
@@ -764,7 +643,10 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		if site == nil {
 			return h
 		}
-		dep := retrysite.OperationDep(f.pass, site.Op)
+		dep := f.deps.Op(site.Op)
+		if dep.Key == "" {
+			dep = retrysite.OperationDep(f.pass, site.Op)
+		}
 		var at *ast.CallExpr
 		for i, a := range site.Attempts {
 			d := f.normDep(a.Call, a.Dep)

@@ -1,10 +1,11 @@
-// Package fixedattempts defines an Analyzer that reports retry sites whose
-// attempts are bounded only by a per-request count, by time, or by nothing,
-// with no retry budget.
+// Package fixedattempts defines an Analyzer that reports retry sites that
+// no retry budget guards: bounded only by a per-request count, by time, by
+// a bound it cannot count, or by nothing; and calls that give a retry
+// helper a nil budget.
 //
 // # Analyzer fixedattempts
 //
-// fixedattempts: report retries bounded only by an attempt count
+// fixedattempts: report retries that no retry budget guards
 //
 // "Retry up to 3 times" bounds one request but not the fleet: when a
 // dependency is down, every caller sends it 3 attempts per request, and
@@ -18,9 +19,15 @@
 // avast/retry-go, sethvargo/go-retry, go-retryablehttp clients, resty
 // SetRetryCount, gRPC service configs with a retryPolicy, go-grpc-middleware
 // retry interceptors, failsafe-go retry policies, the AWS SDK v2 standard
-// retryer with ratelimit.None, k8s retry.OnError) — that no budget guards.
-// The message names the bound: up to N attempts (N× the load when the
-// dependency is down), bounded only by time, or unbounded.
+// retryer with ratelimit.None, k8s retry.OnError) — that no budget guards,
+// whatever makes an attempt fail (an error, an HTTP status, a verdict the
+// loop computes). The message names the bound: up to N attempts (N× the
+// load when the dependency is down), bounded only by time, as many as a
+// library setting or a condition that does not count allows, or unbounded.
+// A retry helper's loop is reported where it is written (the message names
+// the helper and, when a parameter counts the attempts, that parameter); a
+// call that passes a budget-taking helper a nil budget is reported at the
+// call.
 //
 // Bad:
 //
@@ -55,7 +62,7 @@
 // Not reported: k8s retry.RetryOnConflict (it retries optimistic-concurrency
 // conflicts, never an outage), go-retry operations that never mark an error
 // retryable, and calls of the project's own retry helpers (the helper's own
-// loop is reported once, where it is written).
+// loop is reported once, where it is written) that pass no nil budget.
 //
 // Fixes:
 //   - a retry loop with a budget for its dependency in scope (a field,

@@ -187,7 +187,7 @@ func hook(s *retrysite.Site) string {
 
 func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.SuggestedFix {
 	file := fixutil.FileOf(pass, s.Pos)
-	if file == nil || ast.IsGenerated(file) {
+	if file == nil {
 		return nil
 	}
 	switch {

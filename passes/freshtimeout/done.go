@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
@@ -548,7 +550,7 @@ func (c *checker) deferredOnly(cur inspector.Cursor) bool {
 	if nv == nil {
 		return false
 	}
-	home := enclosingFunc(cur)
+	home := astx.EnclosingFuncCursor(cur)
 	uses := c.usesOf(nv)
 	for _, u := range uses {
 		deferred := false
@@ -641,7 +643,7 @@ func (c *checker) errTests(cur inspector.Cursor, op token.Token) []inspector.Cur
 		for _, pair := range [2][2]inspector.Cursor{{x, y}, {y, x}} {
 			v := unparenCur(pair[0])
 			if id, ok := v.Node().(*ast.Ident); ok && isNil(info, pair[1].Node().(ast.Expr)) {
-				if obj, ok := info.Uses[id].(*types.Var); ok && isError(obj.Type()) {
+				if obj, ok := info.Uses[id].(*types.Var); ok && typesx.IsError(obj.Type()) {
 					return []inspector.Cursor{v}
 				}
 			}
@@ -735,9 +737,4 @@ func (c *checker) passesParam(call *ast.CallExpr) bool {
 		return !found
 	})
 	return found
-}
-
-// isError reports whether t is the predeclared error type.
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

@@ -26,7 +26,7 @@ func (c *checker) fixes(cur inspector.Cursor, call *ast.CallExpr, rt *root, inh 
 	if file == nil {
 		return nil
 	}
-	if ast.IsGenerated(file) || importsC(file) || inh.ident == nil || inh.param == nil || rt.edit == nil {
+	if importsC(file) || inh.ident == nil || inh.param == nil || rt.edit == nil {
 		return nil
 	}
 

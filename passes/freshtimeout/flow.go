@@ -14,6 +14,7 @@ import (
 	"go/types"
 	"sort"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
@@ -407,15 +408,6 @@ func (c *checker) computeStable(v *types.Var) bool {
 	return true
 }
 
-// enclosingFunc returns the innermost function declaration or literal
-// around cur, not counting cur itself.
-func enclosingFunc(cur inspector.Cursor) inspector.Cursor {
-	for fc := range cur.Parent().Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		return fc
-	}
-	return inspector.Cursor{}
-}
-
 // funcParams returns the parameter list of the function fn.
 func funcParams(fn ast.Node) *ast.FieldList {
 	switch fn := fn.(type) {
@@ -430,7 +422,7 @@ func funcParams(fn ast.Node) *ast.FieldList {
 // defsAt returns the assignments of v that reach the expression at cur,
 // within the function around it.
 func (c *checker) defsAt(cur inspector.Cursor, v *types.Var) ([]def, bool) {
-	fc := enclosingFunc(cur)
+	fc := astx.EnclosingFuncCursor(cur)
 	if !fc.Valid() {
 		return nil, false
 	}

@@ -15,6 +15,8 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -369,7 +371,7 @@ func (c *checker) joined(g inspector.Cursor, body *ast.BlockStmt) bool {
 		}
 		return false
 	}
-	fc := enclosingFunc(g)
+	fc := astx.EnclosingFuncCursor(g)
 	if !fc.Valid() {
 		return false
 	}
@@ -420,7 +422,7 @@ func (c *checker) waitGroupCall(call *ast.CallExpr, name string) ast.Expr {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	if !isNamed(t, "sync", "WaitGroup") {
+	if !typesx.IsNamed(t, "sync", "WaitGroup") {
 		return nil
 	}
 	return sel.X

@@ -8,8 +8,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -193,15 +194,15 @@ func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
 	}
 	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
 		switch {
-		case isNamed(ptr.Elem(), "net/http", "Request"):
+		case typesx.IsNamed(ptr.Elem(), "net/http", "Request"):
 			return kindRequest, true
-		case isNamed(ptr.Elem(), "github.com/gin-gonic/gin", "Context"):
+		case typesx.IsNamed(ptr.Elem(), "github.com/gin-gonic/gin", "Context"):
 			return kindGin, true
-		case isNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
+		case typesx.IsNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
 			return kindFiber, true
 		}
 	}
-	if isNamed(t, "github.com/labstack/echo/v4", "Context") {
+	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
 		return kindEcho, true
 	}
 	if c.hasContextMethod(t) {
@@ -216,7 +217,7 @@ func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
 // like *gin.Context or a named interface, may carry a lifetime other
 // than its caller's and is not taken for one.)
 func (c *checker) isContextType(t types.Type) bool {
-	if isNamed(t, "context", "Context") {
+	if typesx.IsNamed(t, "context", "Context") {
 		return true
 	}
 	tp, ok := types.Unalias(t).(*types.TypeParam)
@@ -245,25 +246,7 @@ func (c *checker) hasContextMethod(t types.Type) bool {
 	}
 	sig, ok := fn.Type().(*types.Signature)
 	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
-		isNamed(sig.Results().At(0).Type(), "context", "Context")
-}
-
-// isNamed reports whether t is the named type path.name (also when the
-// package is vendored).
-func isNamed(t types.Type, path, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	obj := n.Obj()
-	if obj.Name() != name || obj.Pkg() == nil {
-		return false
-	}
-	p := obj.Pkg().Path()
-	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
-		p = p[i+len("/vendor/"):]
-	}
-	return p == path
+		typesx.IsNamed(sig.Results().At(0).Type(), "context", "Context")
 }
 
 // How a function literal is used.
@@ -435,7 +418,7 @@ func (c *checker) waitsAfter(cur inspector.Cursor) bool {
 	if !ok {
 		return false
 	}
-	fc := enclosingFunc(cur)
+	fc := astx.EnclosingFuncCursor(cur)
 	if !fc.Valid() {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -141,7 +142,7 @@ func (c *checker) rootOf(cur inspector.Cursor) *root {
 	}
 	// A parameter reassigned: judged by the paths to the call, on every
 	// one of which the last assignment stored a root.
-	fc := enclosingFunc(cur)
+	fc := astx.EnclosingFuncCursor(cur)
 	if !fc.Valid() || !isParamOf(c.pass.TypesInfo, v, funcParams(fc.Node())) || !c.assigned(fc, v) {
 		return nil
 	}

@@ -26,7 +26,7 @@ func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 	}
 	pos := waits[0].at.Pos()
 	file := fixutil.FileOf(c.pass, pos)
-	if file == nil || ast.IsGenerated(file) {
+	if file == nil {
 		return nil
 	}
 	fv := c.pass.TypesInfo.FileVersions[file]

@@ -270,7 +270,7 @@ func (s *scope) assigned(v *types.Var, a assign) kind {
 	default:
 		k = s.of(a.rhs)
 	}
-	if s.inLoop(a.pos) && (a.tok != token.ASSIGN && a.tok != token.DEFINE || mentions(s.c.pass.TypesInfo, a.rhs, v)) {
+	if s.inLoop(a.pos) && (a.tok != token.ASSIGN && a.tok != token.DEFINE || typesx.Refers(s.c.pass.TypesInfo, a.rhs, v)) {
 		k = join(k, growing) // d *= 2, d = next(d)
 	}
 	return k
@@ -479,18 +479,6 @@ func (c *checker) summarise(fd *ast.FuncDecl) kind {
 		k = fixed // deterministic in its inputs
 	}
 	return k
-}
-
-// mentions reports whether x uses v.
-func mentions(info *types.Info, x ast.Expr, v *types.Var) bool {
-	found := false
-	ast.Inspect(x, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // mentionsText reports whether x contains a selector spelled key.

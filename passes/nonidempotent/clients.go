@@ -467,7 +467,7 @@ func (c *checker) standardClient(call *ast.CallExpr) *clientInfo {
 }
 
 func (c *checker) httpClientLit(lit *ast.CompositeLit, depth int) *clientInfo {
-	if !isNamed(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
+	if !typesx.IsNamed(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		return nil
 	}
 	for _, elt := range lit.Elts {

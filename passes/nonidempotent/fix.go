@@ -22,7 +22,7 @@ import (
 // just before it is sent (the client resends the same request).
 func (c *checker) keyFix(r *request, rt *retry) *analysis.SuggestedFix {
 	file := fixutil.FileOf(c.pass, r.pos)
-	if file == nil || ast.IsGenerated(file) || fixutil.FileOf(c.pass, rt.send.Pos()) != file || rt.cross() {
+	if file == nil || fixutil.FileOf(c.pass, rt.send.Pos()) != file || rt.cross() {
 		return nil
 	}
 	sendStmt := c.stmtOf(rt.send)
@@ -33,7 +33,7 @@ func (c *checker) keyFix(r *request, rt *retry) *analysis.SuggestedFix {
 	key, msg := "", ""
 	if len(rt.regions) > 0 {
 		anchor := c.stmtOf(rt.regions[len(rt.regions)-1].body)
-		if anchor == nil || r.kind == kindValue && !c.inside(sendStmt, rt.regions[0].body) {
+		if anchor == nil || r.kind == kindValue && !astx.Within(sendStmt, rt.regions[0].body) {
 			return nil
 		}
 		gen, genEdits := c.keyGen(file, anchor.Pos(), rt.send.Pos())
@@ -197,15 +197,15 @@ func (c *checker) simple(e ast.Expr) bool {
 // statement that defines the key's variable.
 func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *analysis.SuggestedFix {
 	file := fixutil.FileOf(c.pass, g.Pos())
-	if file == nil || ast.IsGenerated(file) || k.value == nil || len(rt.regions) == 0 {
+	if file == nil || k.value == nil || len(rt.regions) == 0 {
 		return nil
 	}
 	anchor := c.stmtOf(rt.regions[len(rt.regions)-1].body)
-	if anchor == nil || !c.inside(g, anchor) || fixutil.FileOf(c.pass, anchor.Pos()) != file {
+	if anchor == nil || !astx.Within(g, anchor) || fixutil.FileOf(c.pass, anchor.Pos()) != file {
 		return nil
 	}
 	const msg = "Generate the idempotency key once, before the retries"
-	if within(g, k.value) {
+	if astx.Within(g, k.value) {
 		if !c.movable(k.value, anchor) {
 			return nil
 		}
@@ -224,7 +224,7 @@ func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *
 	}
 	// key := uuid.NewString() inside the retries, used by the header.
 	def, ok := c.stmtOf(g).(*ast.AssignStmt)
-	if !ok || def.Tok != token.DEFINE || len(def.Lhs) != 1 || len(def.Rhs) != 1 || !within(g, def.Rhs[0]) {
+	if !ok || def.Tok != token.DEFINE || len(def.Lhs) != 1 || len(def.Rhs) != 1 || !astx.Within(g, def.Rhs[0]) {
 		return nil
 	}
 	v := c.varOf(def.Lhs[0])
@@ -278,7 +278,7 @@ func (c *checker) movable(e ast.Expr, anchor ast.Stmt) bool {
 				ok = false
 			}
 			for _, val := range ix.vals[v] {
-				if c.inside(val, anchor) {
+				if astx.Within(val, anchor) {
 					ok = false
 				}
 			}
@@ -491,19 +491,6 @@ func isBlock(n ast.Node) bool {
 	return ok
 }
 
-// inside reports whether n lies within outer's source range.
-func (c *checker) inside(n, outer ast.Node) bool {
-	return outer.Pos() <= n.Pos() && n.End() <= outer.End()
-}
-
-func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
-
-// insertBefore returns an edit that puts text on its own line before stmt.
-func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analysis.TextEdit {
-	indent := fixutil.Indent(c.pass, file, stmt.Pos())
-	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text + "\n" + indent)}
-}
-
 // cutLine returns the text of stmt with any line comment after it, and an
 // edit that removes its line, when the statement is alone on its line.
 func (c *checker) cutLine(stmt ast.Stmt) (string, analysis.TextEdit, bool) {
@@ -540,4 +527,10 @@ func (c *checker) src(file *ast.File, n ast.Node) string {
 		return ""
 	}
 	return string(data[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+// insertBefore returns an edit that puts text on its own line before stmt.
+func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analysis.TextEdit {
+	indent := fixutil.Indent(c.pass, file, stmt.Pos())
+	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text + "\n" + indent)}
 }

@@ -141,9 +141,9 @@ func (c *checker) methodAware(r *request) bool {
 // reqParam classifies a parameter type: a request, a header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
-	case isNamedPtr(t, "net/http", "Request"), isLibPtr(t, retryapi.RetryableHTTP, "Request"), isLibPtr(t, retryapi.Resty, "Request"):
+	case typesx.IsNamedPtr(t, "net/http", "Request"), isLibPtr(t, retryapi.RetryableHTTP, "Request"), isLibPtr(t, retryapi.Resty, "Request"):
 		return rootReq
-	case isNamed(t, "net/http", "Header"):
+	case typesx.IsNamed(t, "net/http", "Header"):
 		return rootHdr
 	}
 	return rootNone

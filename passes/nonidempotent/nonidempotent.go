@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/flagx"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -52,11 +53,13 @@ func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
 		Requires:  []*analysis.Analyzer{inspect.Analyzer, site, suppress.Analyzer},
 		FactTypes: []analysis.Fact{new(KeyFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
-			h := newHeaderFlag(DefaultHeaders)
+			list := flagx.Split(DefaultHeaders)
 			if len(cfg.Headers) > 0 {
-				if err := h.Set(strings.Join(cfg.Headers, ",")); err != nil {
-					return nil, err
-				}
+				list = flagx.Split(strings.Join(cfg.Headers, ","))
+			}
+			h, err := parseHeaders(list)
+			if err != nil {
+				return nil, err
 			}
 			return run(pass, h)
 		},
@@ -64,31 +67,11 @@ func New(site *analysis.Analyzer, cfg *Config) *analysis.Analyzer {
 }
 
 func newFlagged() *analysis.Analyzer {
-	cfg := new(Config)
+	cfg := &Config{Headers: flagx.Split(DefaultHeaders)}
 	a := New(retrysite.Analyzer, cfg)
-	a.Flags.Var((*headersValue)(cfg), "headers",
+	a.Flags.Var(&flagx.List{Names: &cfg.Headers, Check: checkHeaders}, "headers",
 		"comma-separated names of the headers that carry an idempotency key (matched case-insensitively; the first is the one fixes set)")
 	return a
-}
-
-// headersValue binds Config.Headers to a flag, checking the names when the
-// flag is set.
-type headersValue Config
-
-func (v *headersValue) String() string {
-	if v == nil || len(v.Headers) == 0 {
-		return DefaultHeaders
-	}
-	return strings.Join(v.Headers, ",")
-}
-
-func (v *headersValue) Set(s string) error {
-	h := new(headerFlag)
-	if err := h.Set(s); err != nil {
-		return err
-	}
-	v.Headers = h.names
-	return nil
 }
 
 // Diagnostic categories.
@@ -97,46 +80,36 @@ const (
 	catPerAttempt = "key_per_attempt"
 )
 
-// headerFlag is the comma-separated list of idempotency-key header names.
-type headerFlag struct {
-	names []string        // as given, in order
+// headers are the idempotency-key header names.
+type headers struct {
+	names []string        // as given, in order, without repeats
 	set   map[string]bool // lower case
-	raw   string
 }
 
-func newHeaderFlag(def string) *headerFlag {
-	f := &headerFlag{}
-	if err := f.Set(def); err != nil {
-		panic(err)
-	}
-	return f
-}
-
-func (f *headerFlag) String() string { return f.raw }
-
-func (f *headerFlag) Set(s string) error {
-	var names []string
-	set := make(map[string]bool)
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
+// parseHeaders checks the header names and drops the repeats.
+func parseHeaders(list []string) (*headers, error) {
+	h := &headers{set: make(map[string]bool)}
+	for _, name := range list {
 		for _, r := range name {
 			if r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-				return fmt.Errorf("bad header name %q", name)
+				return nil, fmt.Errorf("bad header name %q", name)
 			}
 		}
-		if !set[strings.ToLower(name)] {
-			names = append(names, name)
+		if !h.set[strings.ToLower(name)] {
+			h.names = append(h.names, name)
 		}
-		set[strings.ToLower(name)] = true
+		h.set[strings.ToLower(name)] = true
 	}
-	if len(names) == 0 {
-		return fmt.Errorf("no header names in %q", s)
+	if len(h.names) == 0 {
+		return nil, fmt.Errorf("no header names")
 	}
-	f.names, f.set, f.raw = names, set, s
-	return nil
+	return h, nil
+}
+
+// checkHeaders is the -headers flag's check.
+func checkHeaders(list []string) error {
+	_, err := parseHeaders(list)
+	return err
 }
 
 // isKeyHeader reports whether name is one of the idempotency-key headers.
@@ -209,11 +182,11 @@ type checker struct {
 	local    map[*types.Func]*KeyFact             // facts of this package's functions
 	pkgVals  *valueIndex                          // values stored in fields and package variables
 	bodyVals map[*ast.BlockStmt]*valueIndex       // per function body, until pkgVals is built
-	headers  *headerFlag                          // the idempotency-key header names
+	headers  *headers                             // the idempotency-key header names
 	done     map[token.Pos]bool                   // reported positions
 }
 
-func run(pass *analysis.Pass, headers *headerFlag) (any, error) {
+func run(pass *analysis.Pass, headers *headers) (any, error) {
 	if isStd(pass) {
 		return nil, nil // the standard library neither retries nor sets keys
 	}
@@ -262,9 +235,9 @@ func (c *checker) relevant() bool {
 	return false
 }
 
-// findRegions indexes the code each retry site runs once per attempt: loop
-// bodies, operation literals, and the bodies of local closures a retry loop
-// calls as its attempt.
+// findRegions indexes the code each retry site runs once per attempt
+// (Site.PerAttempt: loop bodies, operation literals, and the bodies of the
+// local closures they call).
 func (c *checker) findRegions() {
 	c.regions = make(map[*ast.BlockStmt][]*retrysite.Site)
 	add := func(b *ast.BlockStmt, s *retrysite.Site) {
@@ -273,28 +246,12 @@ func (c *checker) findRegions() {
 		}
 	}
 	for _, s := range c.sites {
-		if s.Body == nil || s.Exempt != "" {
+		if s.Exempt != "" {
 			continue
 		}
-		add(s.Body, s)
-		if s.Kind != retrysite.Loop {
-			continue
+		for _, b := range s.PerAttempt() {
+			add(b, s)
 		}
-		// for { if err := attempt(); err == nil { ... } }, where attempt
-		// is a closure defined in the function: its body runs per attempt.
-		// Closures started by go or defer run apart from the attempts.
-		astx.InspectNoLit(s.Body, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.GoStmt, *ast.DeferStmt:
-				return false
-			}
-			if call, ok := n.(*ast.CallExpr); ok {
-				if lit := c.localLit(call.Fun); lit != nil {
-					add(lit.Body, s)
-				}
-			}
-			return true
-		})
 	}
 }
 
@@ -560,7 +517,7 @@ func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
 			continue
 		}
 		for _, v := range vars {
-			if c.uses(ifs.Cond, v) {
+			if typesx.Refers(c.pass.TypesInfo, ifs.Cond, v) {
 				return true
 			}
 		}

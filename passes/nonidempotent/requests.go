@@ -579,12 +579,12 @@ var nonSending = map[string]bool{
 // *net/http.Response or a resty response.
 func (c *checker) returnsResponse(call *ast.CallExpr) bool {
 	return c.resultsAny(call, func(t types.Type) bool {
-		return isNamedPtr(t, "net/http", "Response") || isLibPtr(t, retryapi.Resty, "Response")
+		return typesx.IsNamedPtr(t, "net/http", "Response") || isLibPtr(t, retryapi.Resty, "Response")
 	})
 }
 
 func (c *checker) returnsError(call *ast.CallExpr) bool {
-	return c.resultsAny(call, func(t types.Type) bool { return types.Identical(t, errorType) })
+	return c.resultsAny(call, func(t types.Type) bool { return typesx.IsError(t) })
 }
 
 func (c *checker) resultsAny(call *ast.CallExpr, pred func(types.Type) bool) bool {
@@ -601,22 +601,6 @@ func (c *checker) resultsAny(call *ast.CallExpr, pred func(types.Type) bool) boo
 		return false
 	}
 	return pred(tv.Type)
-}
-
-var errorType = types.Universe.Lookup("error").Type()
-
-// isNamedPtr reports whether t is *path.name.
-func isNamedPtr(t types.Type, path, name string) bool {
-	p, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return false
-	}
-	return isNamed(p.Elem(), path, name)
-}
-
-func isNamed(t types.Type, path, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && typesx.TrimVendor(n.Obj().Pkg().Path()) == path
 }
 
 func isRestyRequest(t types.Type) bool { return isLibPtr(t, retryapi.Resty, "Request") }

@@ -51,33 +51,3 @@ func isLocal(v types.Object) bool {
 	vv, ok := v.(*types.Var)
 	return ok && !vv.IsField() && vv.Pkg() != nil && vv.Parent() != vv.Pkg().Scope()
 }
-
-// uses reports whether n refers to obj.
-func (c *checker) uses(n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// localLit returns the function literal a local variable named by e was
-// initialised with, or nil.
-func (c *checker) localLit(e ast.Expr) *ast.FuncLit {
-	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
-		return lit
-	}
-	v := c.varOf(e)
-	if v == nil || !isLocal(v) {
-		return nil
-	}
-	vals := c.values().vals[v]
-	if len(vals) != 1 {
-		return nil
-	}
-	lit, _ := ast.Unparen(vals[0]).(*ast.FuncLit)
-	return lit
-}

@@ -70,7 +70,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !isNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") {
 		return nil
 	}
 	params := make(map[types.Object]int)

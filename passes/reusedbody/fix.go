@@ -12,6 +12,7 @@ import (
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // fix moves the request's construction into the attempt: the statement
@@ -31,7 +32,7 @@ import (
 //     (returning from the operation would retry what failed to build).
 func (c *checker) fix(rg region, req *types.Var, built *ast.CallExpr, stmt ast.Stmt) *analysis.SuggestedFix {
 	file := fixutil.FileOf(c.pass, built.Pos())
-	if file == nil || ast.IsGenerated(file) || stmt == nil {
+	if file == nil || stmt == nil {
 		return nil
 	}
 	as, ok := stmt.(*ast.AssignStmt)
@@ -65,7 +66,7 @@ func (c *checker) fix(rg region, req *types.Var, built *ast.CallExpr, stmt ast.S
 		s := list[i]
 		switch {
 		case i == at+1 && errVar != nil && c.isErrCheck(s, errVar):
-		case c.mentions(s, req):
+		case typesx.Refers(c.pass.TypesInfo, s, req):
 		default:
 			continue
 		}
@@ -82,7 +83,7 @@ func (c *checker) fix(rg region, req *types.Var, built *ast.CallExpr, stmt ast.S
 	keepErr := false
 	for v := range defined {
 		for _, u := range c.usesOf(v, rg.fn) {
-			if inside(u, rg.body) || inStmts(u, order) {
+			if astx.Within(u, rg.body) || inStmts(u, order) {
 				continue
 			}
 			if v == errVar {
@@ -96,7 +97,7 @@ func (c *checker) fix(rg region, req *types.Var, built *ast.CallExpr, stmt ast.S
 	for i := at; i < site; i++ {
 		if !moved[list[i]] {
 			for v := range defined {
-				if c.mentions(list[i], v) {
+				if typesx.Refers(c.pass.TypesInfo, list[i], v) {
 					return nil
 				}
 			}
@@ -224,7 +225,7 @@ func (c *checker) listOf(rg region, as *ast.AssignStmt) ([]ast.Stmt, int, int) {
 		if s == as {
 			at = i
 		}
-		if inside(rg.outer, s) && site < 0 && i > at && at >= 0 {
+		if astx.Within(rg.outer, s) && site < 0 && i > at && at >= 0 {
 			site = i
 		}
 	}
@@ -317,19 +318,7 @@ func (c *checker) replayable(x ast.Expr) bool {
 // else.
 func (c *checker) isErrCheck(s ast.Stmt, err *types.Var) bool {
 	ifs, ok := s.(*ast.IfStmt)
-	return ok && ifs.Init == nil && ifs.Else == nil && c.mentions(ifs.Cond, err)
-}
-
-// mentions reports whether n uses v.
-func (c *checker) mentions(n ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		if id, ok := x.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ok && ifs.Init == nil && ifs.Else == nil && typesx.Refers(c.pass.TypesInfo, ifs.Cond, err)
 }
 
 // defs adds the variables s defines at its top level.
@@ -360,7 +349,7 @@ func (c *checker) defs(s ast.Stmt, out map[*types.Var]bool) {
 
 func inStmts(n ast.Node, list []ast.Stmt) bool {
 	for _, s := range list {
-		if inside(n, s) {
+		if astx.Within(n, s) {
 			return true
 		}
 	}

@@ -142,22 +142,13 @@ func (c *checker) isSend(call *ast.CallExpr) bool {
 	if sig.Recv() == nil || sig.Params().Len() != 1 || !isRequestPtr(sig.Params().At(0).Type()) {
 		return false
 	}
-	if sig.Results().Len() != 2 || !isNamedPtr(sig.Results().At(0).Type(), "net/http", "Response") {
+	if sig.Results().Len() != 2 || !typesx.IsNamedPtr(sig.Results().At(0).Type(), "net/http", "Response") {
 		return false
 	}
 	return typesx.PkgPath(fn) == "net/http" || types.IsInterface(sig.Recv().Type())
 }
 
-func isRequestPtr(t types.Type) bool { return isNamedPtr(t, "net/http", "Request") }
-
-func isNamedPtr(t types.Type, path, name string) bool {
-	p, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && typesx.TrimVendor(n.Obj().Pkg().Path()) == path
-}
+func isRequestPtr(t types.Type) bool { return typesx.IsNamedPtr(t, "net/http", "Request") }
 
 // checkSend judges the request a send in a site's per-attempt code sends.
 func (c *checker) checkSend(rg region, send *ast.CallExpr) {
@@ -170,7 +161,7 @@ func (c *checker) checkSend(rg region, send *ast.CallExpr) {
 	var built *ast.CallExpr
 	var stmt ast.Stmt
 	for _, a := range c.assignsOf(req, rg.fn) {
-		if inside(a.stmt, rg.outer) {
+		if astx.Within(a.stmt, rg.outer) {
 			return // rebuilt per attempt
 		}
 		call := c.construction(a.rhs)
@@ -232,7 +223,7 @@ func (c *checker) requestVar(x ast.Expr, rg region) (req *types.Var, aliases []*
 		}
 		// r := req.WithContext(ctx) in the attempt: follow to req.
 		as := c.assignsOf(v, rg.fn)
-		if len(as) == 1 && inside(as[0].stmt, rg.outer) {
+		if len(as) == 1 && astx.Within(as[0].stmt, rg.outer) {
 			if call, ok := ast.Unparen(as[0].rhs).(*ast.CallExpr); ok && c.construction(call) == nil {
 				aliases = append(aliases, v)
 				x = call
@@ -401,7 +392,7 @@ func (c *checker) funcName(call *ast.CallExpr) string {
 // the methods that only read it.
 func (c *checker) resets(rg region, uses []*ast.Ident) bool {
 	for _, id := range uses {
-		if !inside(id, rg.outer) {
+		if !astx.Within(id, rg.outer) {
 			continue
 		}
 		cur, ok := astx.Find(c.insp.Root(), id)
@@ -450,7 +441,7 @@ func (c *checker) bodyTouched(x ast.Expr, rg region) bool {
 			return true
 		}
 		for _, u := range c.usesOf(v, rg.fn) {
-			if inside(u, rg.outer) {
+			if astx.Within(u, rg.outer) {
 				touched = true
 			}
 		}
@@ -476,9 +467,4 @@ func (c *checker) usesOf(v *types.Var, fn ast.Node) []*ast.Ident {
 		return true
 	})
 	return out
-}
-
-// inside reports whether n lies within outer.
-func inside(n, outer ast.Node) bool {
-	return n != nil && outer != nil && outer.Pos() <= n.Pos() && n.End() <= outer.End()
 }

@@ -12,8 +12,10 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/suppress"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // The AWS SDK v2 keeps its retry quota (a budget) inside each retryer:
@@ -28,18 +30,11 @@ const awsPath = "github.com/aws/aws-sdk-go-v2"
 // of the AWS SDK v2.
 func importsAWSService(pkg *types.Package) bool {
 	for _, p := range pkg.Imports() {
-		if strings.HasPrefix(trimVendor(p.Path()), awsPath+"/service/") {
+		if strings.HasPrefix(typesx.TrimVendor(p.Path()), awsPath+"/service/") {
 			return true
 		}
 	}
 	return false
-}
-
-func trimVendor(path string) string {
-	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
-		return path[i+len("/vendor/"):]
-	}
-	return path
 }
 
 // factory is a func() aws.Retryer that returns one instance, and the
@@ -116,7 +111,7 @@ func isAWSType(t types.Type, sub string, names ...string) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || trimVendor(n.Obj().Pkg().Path()) != awsPath+sub {
+	if !ok || n.Obj().Pkg() == nil || typesx.TrimVendor(n.Obj().Pkg().Path()) != awsPath+sub {
 		return false
 	}
 	for _, name := range names {
@@ -172,7 +167,7 @@ func (c *checker) instanceOf(e ast.Expr, lit *ast.FuncLit, depth int) (v *types.
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(c.info, x).(*types.Func)
-		if fn != nil && fn.Pkg() != nil && trimVendor(fn.Pkg().Path()) == awsPath+"/aws/retry" && strings.HasPrefix(fn.Name(), "AddWith") && len(x.Args) > 0 {
+		if fn != nil && fn.Pkg() != nil && typesx.TrimVendor(fn.Pkg().Path()) == awsPath+"/aws/retry" && strings.HasPrefix(fn.Name(), "AddWith") && len(x.Args) > 0 {
 			return c.instanceOf(x.Args[0], lit, depth+1)
 		}
 	case *ast.Ident:
@@ -183,14 +178,14 @@ func (c *checker) instanceOf(e ast.Expr, lit *ast.FuncLit, depth int) (v *types.
 		if isPkgVar(v) {
 			return v, x
 		}
-		def := c.constLocal(v)
+		def := c.deps.ConstLocal(v)
 		if def == nil {
 			return nil, nil
 		}
 		if w, _ := c.instanceOf(def, lit, depth+1); w != nil {
 			return w, nil // an alias of the instance
 		}
-		if lit != nil && within(def, lit) {
+		if lit != nil && astx.Within(def, lit) {
 			return nil, nil // made anew by each call of the factory
 		}
 		return v, x
@@ -228,7 +223,7 @@ func (c *checker) configOf(cur inspector.Cursor, f *factory) bool {
 				return false
 			}
 			f.cfg, _ = c.info.Uses[id].(*types.Var)
-			f.at, f.atFunc = p.Pos(), enclosingFunc(parent)
+			f.at, f.atFunc = p.Pos(), astx.EnclosingFunc(parent)
 		}
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(c.info, p).(*types.Func)
@@ -245,7 +240,7 @@ func (c *checker) configOf(cur inspector.Cursor, f *factory) bool {
 }
 
 func isAWSFunc(fn *types.Func, sub, name string) bool {
-	return fn != nil && fn.Name() == name && fn.Pkg() != nil && trimVendor(fn.Pkg().Path()) == awsPath+sub && recvOf(fn) == nil
+	return fn != nil && fn.Name() == name && fn.Pkg() != nil && typesx.TrimVendor(fn.Pkg().Path()) == awsPath+sub && recvOf(fn) == nil
 }
 
 // destVar returns the variable an expression is assigned to when it is
@@ -289,7 +284,7 @@ func (c *checker) destVar(cur inspector.Cursor) *types.Var {
 func (c *checker) clientOf(cur inspector.Cursor, call *ast.CallExpr, configs map[*types.Var][]*factory) (client, bool) {
 	fn, _ := typeutil.Callee(c.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || recvOf(fn) != nil || len(call.Args) == 0 ||
-		!strings.HasPrefix(trimVendor(fn.Pkg().Path()), awsPath+"/service/") ||
+		!strings.HasPrefix(typesx.TrimVendor(fn.Pkg().Path()), awsPath+"/service/") ||
 		fn.Name() != "NewFromConfig" && fn.Name() != "New" {
 		return client{}, false
 	}
@@ -348,7 +343,7 @@ func (c *checker) clientOf(cur inspector.Cursor, call *ast.CallExpr, configs map
 	}
 	var found *factory
 	for _, f := range configs[cfg] {
-		if f.atFunc != nil && (f.atFunc != enclosingFunc(cur) || f.at > call.Pos()) {
+		if f.atFunc != nil && (f.atFunc != astx.EnclosingFunc(cur) || f.at > call.Pos()) {
 			continue // set after this client copied the config, or elsewhere
 		}
 		if found != nil && found.inst != f.inst {
@@ -361,17 +356,6 @@ func (c *checker) clientOf(cur inspector.Cursor, call *ast.CallExpr, configs map
 	}
 	cl.inst, cl.factory = found.inst, found
 	return cl, true
-}
-
-// enclosingFunc returns the innermost function declaration or literal
-// around cur.
-func enclosingFunc(cur inspector.Cursor) ast.Node {
-	for p := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if p != cur {
-			return p.Node()
-		}
-	}
-	return nil
 }
 
 // reportAWS reports a retryer shared by the clients of two or more
@@ -424,8 +408,8 @@ func (c *checker) reportAWS(inst *types.Var, clients []client) {
 // the instance's initialiser, and removes the instance, when the factory's
 // returns are its only uses.
 func (c *checker) retryerFix(inst *types.Var, clients []client) *analysis.SuggestedFix {
-	in := c.vars[inst]
-	if in == nil || in.def == nil || in.assigns > 0 || in.addr || inst.Exported() || !c.isConstructor(in.def) {
+	in := c.deps.Var(inst)
+	if in == nil || in.Def == nil || in.Assigns > 0 || in.Addr || inst.Exported() || !c.isConstructor(in.Def) {
 		return nil
 	}
 	names := make(map[ast.Node]bool)
@@ -442,22 +426,22 @@ func (c *checker) retryerFix(inst *types.Var, clients []client) *analysis.Sugges
 			return nil
 		}
 	}
-	def := c.src(in.def)
+	def := c.src(in.Def)
 	var edits []analysis.TextEdit
 	for id := range names {
-		if !c.resolvesAt(in.def, id.Pos()) {
+		if !c.resolvesAt(in.Def, id.Pos()) {
 			return nil
 		}
 		edits = append(edits, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(def)})
 	}
 	var del ast.Node
 	switch {
-	case in.assign != nil && len(in.assign.Lhs) == 1:
-		del = in.assign
-	case in.gen != nil && len(in.gen.Specs) == 1 && len(in.spec.Names) == 1:
-		del = in.gen
+	case in.Assign != nil && len(in.Assign.Lhs) == 1:
+		del = in.Assign
+	case in.Gen != nil && len(in.Gen.Specs) == 1 && len(in.Spec.Names) == 1:
+		del = in.Gen
 		if !isPkgVar(inst) {
-			del = c.parentOf(in.gen) // the DeclStmt
+			del = c.parentOf(in.Gen) // the DeclStmt
 		}
 	}
 	if del == nil {

@@ -40,10 +40,10 @@ type pending struct {
 	site   *retrysite.Site
 	expr   ast.Expr // the budget at the site
 	typ    types.Type
-	budget budgetID   // the budget, when bparam is nil
-	bparam *types.Var // the parameter the budget comes from
-	dep    dep        // the dependency, when dparam is nil
-	dparam *types.Var // the parameter the dependency comes from
+	budget budgetID      // the budget, when bparam is nil
+	bparam *types.Var    // the parameter the budget comes from
+	dep    retrysite.Dep // the dependency, when dparam is nil
+	dparam *types.Var    // the parameter the dependency comes from
 	dkind  depKind
 	via    *ast.CallExpr // the call, in a caller, that passes what the parameters are
 }
@@ -84,7 +84,7 @@ func (c *checker) paramOf(e ast.Expr) *types.Var {
 	if _, ok := c.params[v]; !ok {
 		return nil
 	}
-	if in := c.vars[v]; in != nil && (in.assigns > 0 || in.addr) {
+	if in := c.deps.Var(v); in != nil && (in.Assigns > 0 || in.Addr) {
 		return nil // the function changes it
 	}
 	return v
@@ -144,7 +144,7 @@ func (c *checker) resolve(p pending, depth int, add func(budgetID, use, types.Ty
 	if len(calls) == 0 || depth >= maxCallerDepth {
 		d := p.dep
 		if p.dparam != nil {
-			d = dep{}
+			d = retrysite.Dep{}
 		}
 		id := p.budget
 		if p.bparam != nil {
@@ -170,13 +170,13 @@ func (c *checker) resolve(p pending, depth int, add func(budgetID, use, types.Ty
 			}
 		}
 		if p.dparam != nil {
-			q.dep, q.dparam = dep{}, nil
+			q.dep, q.dparam = retrysite.Dep{}, nil
 			if a := argAt(owner, call, c.params[p.dparam].index); a != nil {
 				q.dep, q.dparam = c.argDep(a, p.dkind, 0)
 			}
 		}
 		switch {
-		case q.bparam != nil && q.dparam == nil && q.dep.key == "":
+		case q.bparam != nil && q.dparam == nil && q.dep.Key == "":
 			// A budget parameter for an unknown dependency says nothing.
 		case q.bparam == nil && q.dparam == nil:
 			add(q.budget, use{site: q.site, expr: q.expr, dep: q.dep, via: q.via}, q.typ)
@@ -205,7 +205,7 @@ func (c *checker) argBudget(a ast.Expr) (budgetID, bool) {
 		if !ok || isPkgVar(v) {
 			return budgetID{}, false
 		}
-		if def := c.constLocal(v); def != nil && isConstructor(c.info, def) {
+		if def := c.deps.ConstLocal(v); def != nil && isConstructor(c.info, def) {
 			return budgetID{kind: bLocal, obj: v, name: v.Name()}, true
 		}
 		return budgetID{}, false
@@ -238,19 +238,19 @@ func isConstructor(info *types.Info, e ast.Expr) bool {
 // constant address), or the field or variable it comes from; for a
 // receiver, its dependency. A parameter of the caller is returned as
 // such.
-func (c *checker) argDep(a ast.Expr, kind depKind, depth int) (dep, *types.Var) {
+func (c *checker) argDep(a ast.Expr, kind depKind, depth int) (retrysite.Dep, *types.Var) {
 	if depth > 5 {
-		return dep{}, nil
+		return retrysite.Dep{}, nil
 	}
 	if v := c.paramOf(a); v != nil {
-		return dep{}, v
+		return retrysite.Dep{}, v
 	}
 	if kind == depRecv {
-		return c.exprDep(a, 0), nil
+		return c.deps.Expr(a), nil
 	}
 	if tv, ok := c.info.Types[a]; ok && tv.Value != nil {
 		if tv.Value.Kind() != constant.String {
-			return dep{}, nil
+			return retrysite.Dep{}, nil
 		}
 		return addrDep(constant.StringVal(tv.Value)), nil
 	}
@@ -261,36 +261,33 @@ func (c *checker) argDep(a ast.Expr, kind depKind, depth int) (dep, *types.Var) 
 		}
 	case *ast.Ident:
 		if v, ok := c.info.Uses[x].(*types.Var); ok && !isPkgVar(v) {
-			if def := c.constLocal(v); def != nil {
+			if def := c.deps.ConstLocal(v); def != nil {
 				return c.argDep(def, kind, depth+1)
 			}
-			return dep{}, nil
+			return retrysite.Dep{}, nil
 		}
 	case *ast.CallExpr:
 		if f := sprintfHead(c.info, x); f != nil {
 			return c.argDep(f, kind, depth+1)
 		}
-		return dep{}, nil
+		return retrysite.Dep{}, nil
 	}
-	return c.exprDep(a, 0), nil
+	return c.deps.Expr(a), nil
 }
 
 // addrDep is the dependency of a constant URL or address.
-func addrDep(s string) dep {
+func addrDep(s string) retrysite.Dep {
 	host := s
 	if strings.Contains(s, "://") {
 		u, err := url.Parse(s)
 		if err != nil {
-			return dep{}
+			return retrysite.Dep{}
 		}
 		host = u.Host
 	} else if i := strings.IndexByte(s, '/'); i >= 0 {
 		host = s[:i]
 	}
-	if host == "" {
-		return dep{}
-	}
-	return dep{"host:" + host, host}
+	return retrysite.HostDep(host)
 }
 
 // sprintfHead returns x in fmt.Sprintf("%s...", x, ...), or nil.
@@ -328,14 +325,14 @@ func (c *checker) attemptParam(call *ast.CallExpr) (*types.Var, depKind) {
 	if fn == nil {
 		return nil, 0
 	}
-	if isHTTPSend(fn) {
+	if retrysite.IsHTTPSend(fn) {
 		u := c.sendURL(call, fn)
 		if u == nil {
 			return nil, 0
 		}
 		return c.addrParam(u, 0), depAddr
 	}
-	if recvOf(fn) == nil && fn.Pkg() != nil && transports[fn.Pkg().Path()] {
+	if recvOf(fn) == nil && fn.Pkg() != nil && retrysite.IsTransport(fn.Pkg().Path()) {
 		for _, a := range call.Args {
 			if t := c.info.TypeOf(a); t != nil && types.Identical(t.Underlying(), types.Typ[types.String]) {
 				if v := c.addrParam(a, 0); v != nil {
@@ -376,11 +373,11 @@ func (c *checker) sendURL(call *ast.CallExpr, fn *types.Func) ast.Expr {
 		if !ok {
 			return nil
 		}
-		in := c.vars[v]
-		if in == nil || in.assign == nil || len(in.assign.Rhs) != 1 || in.assigns > 0 {
+		in := c.deps.Var(v)
+		if in == nil || in.Assign == nil || len(in.Assign.Rhs) != 1 || in.Assigns > 0 {
 			return nil
 		}
-		mk, ok := ast.Unparen(in.assign.Rhs[0]).(*ast.CallExpr)
+		mk, ok := ast.Unparen(in.Assign.Rhs[0]).(*ast.CallExpr)
 		if !ok {
 			return nil
 		}
@@ -418,7 +415,7 @@ func (c *checker) addrParam(e ast.Expr, depth int) *types.Var {
 		}
 	case *ast.Ident:
 		if v, ok := c.info.Uses[x].(*types.Var); ok && !isPkgVar(v) {
-			if def := c.constLocal(v); def != nil {
+			if def := c.deps.ConstLocal(v); def != nil {
 				return c.addrParam(def, depth+1)
 			}
 		}

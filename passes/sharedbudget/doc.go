@@ -75,7 +75,8 @@
 // (design.md, Budgets): one limiter asked by retries to two dependencies
 // is a shared budget. A budget asked only before the loop guards no retry.
 //
-// Dependencies are those of the shared analysis, trusted only where they
+// Dependencies are those of the shared analysis (retrysite.Deps, the
+// model fixedattempts names its budgets after), trusted only where they
 // identify the remote end: the root object of the call's receiver (the
 // field s.inventory of a type of the package, also inside a struct of the
 // package's own, s.deps.inventory; a package variable; the fields of

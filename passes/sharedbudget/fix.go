@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retrysite"
 )
 
 // splitFix splits a shared budget into one budget per dependency, named
@@ -23,9 +24,9 @@ import (
 // package and belongs to one dependency: a use inside a guarded site
 // belongs to that site's dependency, another use (a deposit before the
 // loop) to the one dependency whose sites its function holds.
-func (c *checker) splitFix(sh *shared, deps []dep) *analysis.SuggestedFix {
+func (c *checker) splitFix(sh *shared, deps []retrysite.Dep) *analysis.SuggestedFix {
 	for _, u := range sh.uses {
-		if u.dep.key == "" || u.via != nil {
+		if u.dep.Key == "" || u.via != nil {
 			return nil // one expression serves several dependencies through the callers
 		}
 	}
@@ -45,15 +46,15 @@ func (c *checker) splitFix(sh *shared, deps []dep) *analysis.SuggestedFix {
 // occurrence is a place that names the budget.
 type occurrence struct {
 	node ast.Node // the identifier (variable, field) or the registry lookup
-	dep  dep
+	dep  retrysite.Dep
 }
 
 // attribute gives each occurrence the dependency it belongs to; ok is
 // false when one belongs to none or to several.
-func (c *checker) attribute(sh *shared, nodes []ast.Node, deps []dep) ([]occurrence, bool) {
-	byKey := make(map[string]dep)
+func (c *checker) attribute(sh *shared, nodes []ast.Node, deps []retrysite.Dep) ([]occurrence, bool) {
+	byKey := make(map[string]retrysite.Dep)
 	for _, d := range deps {
-		byKey[d.key] = d
+		byKey[d.Key] = d
 	}
 	funcDeps := make(map[*ast.FuncDecl]map[string]bool)
 	for _, u := range sh.uses {
@@ -64,18 +65,18 @@ func (c *checker) attribute(sh *shared, nodes []ast.Node, deps []dep) ([]occurre
 		if funcDeps[fd] == nil {
 			funcDeps[fd] = make(map[string]bool)
 		}
-		funcDeps[fd][u.dep.key] = true
+		funcDeps[fd][u.dep.Key] = true
 	}
 	var occs []occurrence
 	for _, n := range nodes {
-		var d dep
+		var d retrysite.Dep
 		for _, u := range sh.uses {
-			if within(n, u.expr) {
-				d = byKey[u.dep.key]
+			if astx.Within(n, u.expr) {
+				d = byKey[u.dep.Key]
 				break
 			}
 		}
-		if d.key == "" {
+		if d.Key == "" {
 			fd := c.enclosingDecl(n.Pos())
 			if fd == nil || len(funcDeps[fd]) != 1 {
 				return nil, false
@@ -118,7 +119,7 @@ func (c *checker) identsOf(obj *types.Var) []ast.Node {
 // newNames names one budget per dependency: the dependency's name and
 // the budget's type (inventoryBudget, paymentsLimiter); free reports
 // whether a name may be used.
-func newNames(deps []dep, typ types.Type, free func(string) bool) (map[string]string, bool) {
+func newNames(deps []retrysite.Dep, typ types.Type, free func(string) bool) (map[string]string, bool) {
 	suffix := "Budget"
 	t := typ
 	if p, ok := t.(*types.Pointer); ok {
@@ -132,7 +133,7 @@ func newNames(deps []dep, typ types.Type, free func(string) bool) (map[string]st
 	names := make(map[string]string)
 	taken := make(map[string]bool)
 	for _, d := range deps {
-		base := fixutil.IdentName(d.name)
+		base := fixutil.IdentName(d.Name)
 		if base == "" {
 			return nil, false
 		}
@@ -141,7 +142,7 @@ func newNames(deps []dep, typ types.Type, free func(string) bool) (map[string]st
 			name = fmt.Sprintf("%s%s%d", base, suffix, i)
 		}
 		taken[name] = true
-		names[d.key] = name
+		names[d.Key] = name
 	}
 	return names, true
 }
@@ -187,13 +188,12 @@ func (c *checker) src(n ast.Node) string {
 // line returns the line of pos.
 func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
 
-// oneFile checks that every edit lies in one file of the package that is
-// not generated.
+// oneFile checks that every edit lies in one file of the package.
 func (c *checker) oneFile(edits []analysis.TextEdit) bool {
 	var file *ast.File
 	for _, e := range edits {
 		f := fixutil.FileOf(c.pass, e.Pos)
-		if f == nil || file != nil && f != file || ast.IsGenerated(f) {
+		if f == nil || file != nil && f != file {
 			return false
 		}
 		file = f
@@ -228,28 +228,28 @@ func (c *checker) freeInPackage(name string, uses []ast.Node) bool {
 func renames(occs []occurrence, names map[string]string) []analysis.TextEdit {
 	var edits []analysis.TextEdit
 	for _, o := range occs {
-		edits = append(edits, analysis.TextEdit{Pos: o.node.Pos(), End: o.node.End(), NewText: []byte(names[o.dep.key])})
+		edits = append(edits, analysis.TextEdit{Pos: o.node.Pos(), End: o.node.End(), NewText: []byte(names[o.dep.Key])})
 	}
 	return edits
 }
 
-func splitMessage(name string, names map[string]string, deps []dep) string {
+func splitMessage(name string, names map[string]string, deps []retrysite.Dep) string {
 	var ns []string
 	for _, d := range deps {
-		ns = append(ns, names[d.key])
+		ns = append(ns, names[d.Key])
 	}
 	return fmt.Sprintf("Split %s into %s", name, list(ns))
 }
 
 // splitVar splits an unexported package variable declared with a
 // constructor (or a struct type whose zero value works).
-func (c *checker) splitVar(sh *shared, deps []dep) *analysis.SuggestedFix {
+func (c *checker) splitVar(sh *shared, deps []retrysite.Dep) *analysis.SuggestedFix {
 	v := sh.id.obj
-	in := c.vars[v]
-	if v.Pkg() != c.pass.Pkg || v.Exported() || in == nil || in.spec == nil || len(in.spec.Names) != 1 || in.assigns > 0 || in.addr {
+	in := c.deps.Var(v)
+	if v.Pkg() != c.pass.Pkg || v.Exported() || in == nil || in.Spec == nil || len(in.Spec.Names) != 1 || in.Assigns > 0 || in.Addr {
 		return nil
 	}
-	spec := in.spec
+	spec := in.Spec
 	switch {
 	case len(spec.Values) == 1:
 		if !c.isConstructor(spec.Values[0]) {
@@ -280,15 +280,15 @@ func (c *checker) splitVar(sh *shared, deps []dep) *analysis.SuggestedFix {
 	}
 	var specs []string
 	for _, d := range deps {
-		specs = append(specs, names[d.key]+rest)
+		specs = append(specs, names[d.Key]+rest)
 	}
 	var edit analysis.TextEdit
-	if in.gen.Lparen.IsValid() {
+	if in.Gen.Lparen.IsValid() {
 		file := fixutil.FileOf(c.pass, spec.Pos())
 		indent := fixutil.Indent(c.pass, file, spec.Pos())
 		edit = analysis.TextEdit{Pos: spec.Pos(), End: spec.End(), NewText: []byte(strings.Join(specs, "\n"+indent))}
 	} else {
-		edit = analysis.TextEdit{Pos: in.gen.Pos(), End: in.gen.End(), NewText: []byte("var " + strings.Join(specs, "\nvar "))}
+		edit = analysis.TextEdit{Pos: in.Gen.Pos(), End: in.Gen.End(), NewText: []byte("var " + strings.Join(specs, "\nvar "))}
 	}
 	edits := append([]analysis.TextEdit{edit}, renames(occs, names)...)
 	if !c.oneFile(edits) {
@@ -301,7 +301,7 @@ func (c *checker) splitVar(sh *shared, deps []dep) *analysis.SuggestedFix {
 // package that is initialised in one place (a keyed composite literal or
 // an assignment, with a constructor) or not at all (a struct whose zero
 // value works).
-func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
+func (c *checker) splitField(sh *shared, deps []retrysite.Dep) *analysis.SuggestedFix {
 	fv := sh.id.obj
 	if fv.Pkg() != c.pass.Pkg || fv.Exported() || fv.Embedded() {
 		return nil
@@ -339,7 +339,7 @@ func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
 			return nil
 		}
 		for _, o := range others {
-			if within(o, inits[0]) {
+			if astx.Within(o, inits[0]) {
 				return nil
 			}
 		}
@@ -368,7 +368,7 @@ func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
 	typeText := c.src(field.Type)
 	var decls []string
 	for _, d := range deps {
-		decls = append(decls, names[d.key]+" "+typeText)
+		decls = append(decls, names[d.Key]+" "+typeText)
 	}
 	edits := []analysis.TextEdit{{
 		Pos: field.Names[0].Pos(), End: field.End(),
@@ -381,7 +381,7 @@ func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
 		switch n := inits[0].(type) {
 		case *ast.KeyValueExpr:
 			for _, d := range deps {
-				parts = append(parts, names[d.key]+": "+val)
+				parts = append(parts, names[d.Key]+": "+val)
 			}
 			sep = ", "
 			if lit, ok := c.parentOf(n).(*ast.CompositeLit); ok && c.line(lit.Lbrace) != c.line(n.Pos()) {
@@ -390,7 +390,7 @@ func (c *checker) splitField(sh *shared, deps []dep) *analysis.SuggestedFix {
 		case *ast.AssignStmt:
 			x := c.src(n.Lhs[0].(*ast.SelectorExpr).X)
 			for _, d := range deps {
-				parts = append(parts, x+"."+names[d.key]+" = "+val)
+				parts = append(parts, x+"."+names[d.Key]+" = "+val)
 			}
 			sep = "\n" + fixutil.Indent(c.pass, fixutil.FileOf(c.pass, n.Pos()), n.Pos())
 		}
@@ -492,7 +492,7 @@ func (c *checker) parentOf(n ast.Node) ast.Node {
 
 // rekey takes one budget per dependency out of the budget package's
 // Registry: each reg.For("default") becomes reg.For("inventory").
-func (c *checker) rekey(sh *shared, deps []dep) *analysis.SuggestedFix {
+func (c *checker) rekey(sh *shared, deps []retrysite.Dep) *analysis.SuggestedFix {
 	var lookups []ast.Node
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -513,7 +513,7 @@ func (c *checker) rekey(sh *shared, deps []dep) *analysis.SuggestedFix {
 	seen := make(map[string]bool)
 	for _, o := range occs {
 		arg := o.node.(*ast.CallExpr).Args[0]
-		key := strconv.Quote(o.dep.name)
+		key := strconv.Quote(o.dep.Name)
 		edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(key)})
 		if !seen[key] {
 			seen[key] = true

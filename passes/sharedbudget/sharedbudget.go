@@ -49,7 +49,7 @@ type checker struct {
 	pass  *analysis.Pass
 	info  *types.Info
 	insp  *inspector.Inspector
-	vars  map[*types.Var]*varInfo
+	deps  *retrysite.Deps // the package's dependency model, shared with fixedattempts' fixes
 	sites []*retrysite.Site
 
 	params map[*types.Var]paramRef         // parameters of the package's function declarations
@@ -60,7 +60,7 @@ type checker struct {
 type use struct {
 	site *retrysite.Site
 	expr ast.Expr // the budget expression at the site
-	dep  dep
+	dep  retrysite.Dep
 	// via is the call, in a caller of the site's function, that passes the
 	// budget or the dependency the site's function takes as a parameter.
 	via *ast.CallExpr
@@ -81,6 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	sites := retrysite.Of(pass)
 	c.sites = sites.List
+	c.deps = sites.Deps()
 	awsPkg := importsAWSService(pass.Pkg)
 	guarded := false
 	for _, s := range sites.List {
@@ -89,7 +90,6 @@ func run(pass *analysis.Pass) (any, error) {
 	if !guarded && !awsPkg {
 		return nil, nil
 	}
-	c.indexVars()
 	c.indexParams()
 
 	byID := make(map[idKey]*shared)
@@ -129,16 +129,16 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			seen[key] = true
 			typ := pass.TypesInfo.TypeOf(g.Budget)
-			d := c.siteDep(attemptsOf(s))
+			d := c.deps.Site(s)
 			var dp *types.Var
 			var dk depKind
-			if d.key == "" {
+			if d.Key == "" {
 				dp, dk = c.depParam(s)
 			}
 			switch {
 			case bp == nil && dp == nil:
 				add(id, use{site: s, expr: g.Budget, dep: d}, typ)
-			case bp != nil && dp == nil && d.key == "":
+			case bp != nil && dp == nil && d.Key == "":
 				// A budget parameter guarding an unknown dependency (a
 				// retry helper's own loop) says nothing.
 			default:
@@ -210,57 +210,38 @@ func (c *checker) budgetGuard(s *retrysite.Site, g *retrysite.Guard) bool {
 	return false
 }
 
-func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
-
-// attemptsOf returns the attempts of a site, or its operation when the
-// operation is a value whose calls are not visible.
-func attemptsOf(s *retrysite.Site) []attempt {
-	var atts []attempt
-	for _, at := range s.Attempts {
-		atts = append(atts, attempt{call: at.Call, key: at.Dep.Key, name: at.Dep.Name})
-	}
-	if len(atts) == 0 && s.Op != nil && s.Body == nil {
-		atts = append(atts, attempt{op: s.Op})
-	}
-	return atts
-}
-
 // deps returns the known dependencies of a budget's uses, sorted by name.
-func (sh *shared) deps() []dep {
+func (sh *shared) deps() []retrysite.Dep {
 	seen := make(map[string]bool)
-	var deps []dep
+	var deps []retrysite.Dep
 	for _, u := range sh.uses {
-		if u.dep.key != "" && !seen[u.dep.key] {
-			seen[u.dep.key] = true
+		if u.dep.Key != "" && !seen[u.dep.Key] {
+			seen[u.dep.Key] = true
 			deps = append(deps, u.dep)
 		}
 	}
 	labelDeps(deps)
 	sort.Slice(deps, func(i, j int) bool {
-		if deps[i].name != deps[j].name {
-			return deps[i].name < deps[j].name
+		if deps[i].Name != deps[j].Name {
+			return deps[i].Name < deps[j].Name
 		}
-		return deps[i].key < deps[j].key
+		return deps[i].Key < deps[j].Key
 	})
 	return deps
 }
 
 // labelDeps makes the names of distinct dependencies distinct, by adding
 // the owner type of a field (Inventory.client, Payments.client).
-func labelDeps(deps []dep) {
+func labelDeps(deps []retrysite.Dep) {
 	count := make(map[string]int)
 	for _, d := range deps {
-		count[d.name]++
+		count[d.Name]++
 	}
 	for i, d := range deps {
-		if count[d.name] < 2 {
+		if count[d.Name] < 2 {
 			continue
 		}
-		k := d.key[strings.IndexByte(d.key, ':')+1:]
-		if j := strings.LastIndexByte(k, '/'); j >= 0 {
-			k = k[j+1:]
-		}
-		deps[i].name = k
+		deps[i].Name = d.Qualified()
 	}
 }
 
@@ -272,10 +253,10 @@ func list(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func depNames(deps []dep) []string {
+func depNames(deps []retrysite.Dep) []string {
 	names := make([]string, len(deps))
 	for i, d := range deps {
-		names[i] = d.name
+		names[i] = d.Name
 	}
 	return names
 }
@@ -291,7 +272,7 @@ func drains(n int) string {
 
 // report reports a budget that guards retries to several dependencies:
 // at its declaration when the package declares it, else at its first use.
-func (c *checker) report(sh *shared, deps []dep) {
+func (c *checker) report(sh *shared, deps []retrysite.Dep) {
 	sort.SliceStable(sh.uses, func(i, j int) bool { return sh.uses[i].expr.Pos() < sh.uses[j].expr.Pos() })
 	what := "retry budget"
 	if isRateLimiter(sh.typ) {
@@ -313,12 +294,12 @@ func (c *checker) report(sh *shared, deps []dep) {
 	}
 	names := make(map[string]string)
 	for _, dp := range deps {
-		names[dp.key] = dp.name
+		names[dp.Key] = dp.Name
 	}
 	for _, u := range sh.uses {
 		msg := "guards retries to a dependency not known here"
-		if u.dep.key != "" {
-			msg = "guards retries to " + names[u.dep.key]
+		if u.dep.Key != "" {
+			msg = "guards retries to " + names[u.dep.Key]
 		}
 		var at ast.Node = u.expr
 		if u.via != nil {

@@ -1,0 +1,46 @@
+package retrysite_test
+
+import (
+	"fmt"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/rltest"
+)
+
+// showDeps reports, for each loop with one attempt, its Dep, the one
+// Deps trusts, and the one a fix names its budget after.
+var showDeps = &analysis.Analyzer{
+	Name:     "showdeps",
+	Doc:      "report the dependency model of each retry loop",
+	Requires: []*analysis.Analyzer{retrysite.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		sites := retrysite.Of(pass)
+		deps := sites.Deps()
+		show := func(d retrysite.Dep) string { return d.Kind.String() + ":" + d.Name }
+		for _, s := range sites.List {
+			if s.Kind != retrysite.Loop || len(s.Attempts) != 1 {
+				continue
+			}
+			at := s.Attempts[0]
+			trusted := deps.Site(s)
+			if trusted.Key != deps.Attempt(at).Key {
+				return nil, fmt.Errorf("Site and Attempt disagree on the loop at %v", pass.Fset.Position(s.Pos))
+			}
+			budget := deps.ForBudget(at)
+			if trusted.Key != "" && budget.Key != trusted.Key {
+				return nil, fmt.Errorf("ForBudget is not the trusted dependency at %v", pass.Fset.Position(s.Pos))
+			}
+			pass.Reportf(s.Pos, "raw=%s trusted=%s budget=%s", show(at.Dep), show(trusted), show(budget))
+		}
+		return nil, nil
+	},
+}
+
+func TestDeps(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, showDeps, "deps")
+}
