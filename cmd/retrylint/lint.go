@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -131,15 +132,6 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	if lf.memprofile != "" {
-		defer func() {
-			f, err := os.Create(lf.memprofile)
-			if err == nil {
-				pprof.Lookup("heap").WriteTo(f, 0)
-				f.Close()
-			}
-		}()
-	}
 	var base *driver.Baseline
 	if lf.baseline != "" {
 		var err error
@@ -171,6 +163,11 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	check := suppress.Check(selected, names(passes))
 	analyzers := append(selected, check)
 	graph, err := driver.Analyze(analyzers, pkgs, strings.Contains(lf.debug, "p"))
+	if lf.memprofile != "" {
+		// The heap peaks here: every package and every analysis result is
+		// still held.
+		writeHeapProfile(lf.memprofile)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "retrylint:", err)
 		return 1
@@ -272,5 +269,19 @@ func printTiming(g *checker.Graph) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].d > rows[j].d })
 	for _, r := range rows {
 		fmt.Fprintf(os.Stderr, "%8.3fs\t%s\n", r.d, r.name)
+	}
+}
+
+// writeHeapProfile writes the live heap, after a collection, to file.
+func writeHeapProfile(file string) {
+	f, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint: -memprofile:", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint: -memprofile:", err)
 	}
 }
