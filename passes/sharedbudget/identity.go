@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/retryapi"
 )
 
 func isPkgVar(v *types.Var) bool {
@@ -138,10 +140,8 @@ var lookupMethods = map[string]bool{"For": true, "Get": true, "Lookup": true}
 // Registry.
 func isRegistryMethod(fn *types.Func) bool {
 	n := recvOf(fn)
-	return n != nil && n.Obj().Name() == "Registry" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == budgetPath
+	return n != nil && n.Obj().Name() == "Registry" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == retryapi.BudgetPath
 }
-
-const budgetPath = "github.com/retrylint/retrylint/budget"
 
 // recvOf returns the named type of fn's receiver, or nil.
 func recvOf(fn *types.Func) *types.Named {
