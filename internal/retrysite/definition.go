@@ -281,8 +281,14 @@ func (f *flow) run(start outcome) {
 			}
 		}
 		if len(b.Succs) == 0 {
-			// A return, or a call that does not return.
-			f.leave |= st.out
+			// A return, or a call that does not return (a panic, a
+			// test's Fatal, os.Exit): an abort is no success leaving,
+			// as a test asserting each of its iterations shows.
+			if aborts(b) {
+				f.leave |= st.out &^ oSuccess
+			} else {
+				f.leave |= st.out
+			}
 		}
 	}
 }
@@ -845,4 +851,14 @@ func (l *loop) guardsOf(a *analyzer, n ast.Node) []*ast.CallExpr {
 		l.guards[n] = gs
 	}
 	return gs
+}
+
+// aborts reports whether a block with no successors ends in a call that
+// does not return rather than in a return statement.
+func aborts(b *cfg.Block) bool {
+	if len(b.Nodes) == 0 {
+		return false
+	}
+	_, ret := b.Nodes[len(b.Nodes)-1].(*ast.ReturnStmt)
+	return !ret
 }

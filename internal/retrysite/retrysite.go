@@ -47,8 +47,10 @@
 //     reading the attempt's stream. Conditions the analysis does not
 //     understand keep both outcomes on both sides.
 //  3. Success never reaches the attempt again, and can leave the loop (by
-//     return, break, goto or the loop condition). A loop whose success goes
-//     on to the next item, tick or page is no retry loop.
+//     return, break, goto or the loop condition; an abort — a panic, a
+//     test's Fatal, os.Exit — is no leaving). A loop whose success goes
+//     on to the next item, tick or page is no retry loop, nor is a test
+//     that asserts an expected error on every iteration.
 //  4. The attempt repeats the same operation: its inputs do not depend on
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a handle looked up again, the attempt's number
