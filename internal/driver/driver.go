@@ -19,7 +19,6 @@ import (
 	"go/types"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -113,16 +112,9 @@ func dropDependencySyntax(roots []*packages.Package) {
 // analysis would otherwise allocate on top of that garbage, and every byte
 // it allocates would raise the peak memory of the run. Collected, the
 // analysis reuses the memory loading freed, and the peak stays that of
-// loading (bench/run.sh measures it). For the same reason the analysis
-// runs with the collector's goal at half the live heap above it, not the
-// whole (unless GOGC says otherwise): what the analyzers allocate is
-// short-lived, and collecting it sooner costs a few cycles, not the
-// memory of a second loaded program.
+// loading (bench/run.sh measures it).
 func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*checker.Graph, error) {
 	runtime.GC()
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(50))
-	}
 	return checker.Analyze(analyzers, pkgs, &checker.Options{Sequential: sequential})
 }
 
