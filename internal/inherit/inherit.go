@@ -192,15 +192,17 @@ func kindOf(t types.Type) Kind {
 	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
 		return Echo
 	}
-	if hasContextMethod(t) {
+	if HasContextMethod(t) {
 		return Method
 	}
 	return 0
 }
 
-// hasContextMethod reports whether t has a method Context()
-// context.Context, except the testing package's types.
-func hasContextMethod(t types.Type) bool {
+// HasContextMethod reports whether t has a method Context()
+// context.Context, which returns the context its value carries (a gRPC
+// stream's, a cobra command's), except the testing package's types: a
+// test's Context is the test's lifetime, not a deadline a caller set.
+func HasContextMethod(t types.Type) bool {
 	base := t
 	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
 		base = ptr.Elem()
@@ -282,7 +284,7 @@ func exprUse(info *types.Info, cur inspector.Cursor) (use, *types.Var) {
 		}
 		if k == edge.CallExpr_Args {
 			call := parent.Node().(*ast.CallExpr)
-			if runsLater(info, call) {
+			if RunsLater(info, call) {
 				return detached, nil
 			}
 			if _, ok := typeutil.Callee(info, call).(*types.Builtin); ok {
@@ -293,14 +295,14 @@ func exprUse(info *types.Info, cur inspector.Cursor) (use, *types.Var) {
 	case edge.AssignStmt_Rhs:
 		as := parent.Node().(*ast.AssignStmt)
 		if len(as.Lhs) == len(as.Rhs) && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
-			if v := localVar(info, as.Lhs[idx]); v != nil {
+			if v := LocalVar(info, as.Lhs[idx]); v != nil {
 				return during, v
 			}
 		}
 	case edge.ValueSpec_Values:
 		spec := parent.Node().(*ast.ValueSpec)
 		if len(spec.Names) == len(spec.Values) {
-			if v := localVar(info, spec.Names[idx]); v != nil {
+			if v := LocalVar(info, spec.Names[idx]); v != nil {
 				return during, v
 			}
 		}
@@ -308,7 +310,8 @@ func exprUse(info *types.Info, cur inspector.Cursor) (use, *types.Var) {
 	return unknown, nil
 }
 
-func localVar(info *types.Info, e ast.Expr) *types.Var {
+// LocalVar returns the local variable e names, or nil.
+func LocalVar(info *types.Info, e ast.Expr) *types.Var {
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return nil
@@ -338,7 +341,9 @@ var later = map[string]bool{
 	"(*golang.org/x/sync/singleflight.Group).DoChan": true,
 }
 
-func runsLater(info *types.Info, call *ast.CallExpr) bool {
+// RunsLater reports whether call hands its function arguments to
+// something that runs them later (the functions of later).
+func RunsLater(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	return ok && later[fn.Origin().FullName()]
 }

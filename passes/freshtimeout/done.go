@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/inherit"
 	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -526,7 +527,7 @@ func (c *checker) newContext(cur inspector.Cursor) *types.Var {
 	default:
 		return nil
 	}
-	return c.localVar(ast.Unparen(lhs))
+	return inherit.LocalVar(c.pass.TypesInfo, ast.Unparen(lhs))
 }
 
 // usesOf returns the cursors of the uses of v within the declaration

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/inherit"
 	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -245,7 +246,7 @@ func (c *checker) paramEscapes(decl *ast.FuncDecl, cur inspector.Cursor, isFunc 
 					continue
 				}
 			}
-			if isFunc && runsLater(c.pass.TypesInfo, call) {
+			if isFunc && inherit.RunsLater(c.pass.TypesInfo, call) {
 				return true
 			}
 			return c.handsOff(call, idx, isFunc)

@@ -10,10 +10,10 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/inherit"
 	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // An inheritance is the context that a function inherited from its
@@ -205,7 +205,7 @@ func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
 	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
 		return kindEcho, true
 	}
-	if c.hasContextMethod(t) {
+	if inherit.HasContextMethod(t) {
 		return kindMethod, true
 	}
 	return 0, false
@@ -222,31 +222,6 @@ func (c *checker) isContextType(t types.Type) bool {
 	}
 	tp, ok := types.Unalias(t).(*types.TypeParam)
 	return ok && types.Implements(tp, c.ctxIface)
-}
-
-// hasContextMethod reports whether t has a method Context()
-// context.Context, which returns the context its value carries: a gRPC
-// stream's, a cobra command's. The testing package's types are left
-// out: a test's Context is the test's lifetime, not a deadline a caller
-// set.
-func (c *checker) hasContextMethod(t types.Type) bool {
-	n := t
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		n = ptr.Elem()
-	}
-	if named, ok := types.Unalias(n).(*types.Named); ok {
-		if pkg := named.Obj().Pkg(); pkg != nil && pkg.Path() == "testing" {
-			return false
-		}
-	}
-	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Context")
-	fn, ok := obj.(*types.Func)
-	if !ok {
-		return false
-	}
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
-		typesx.IsNamed(sig.Results().At(0).Type(), "context", "Context")
 }
 
 // How a function literal is used.
@@ -336,7 +311,7 @@ func (c *checker) exprUse(cur inspector.Cursor, lit *ast.FuncLit) (useKind, *typ
 			return useSync, nil
 		}
 		call := parent.Node().(*ast.CallExpr)
-		if runsLater(c.pass.TypesInfo, call) {
+		if inherit.RunsLater(c.pass.TypesInfo, call) {
 			return useDetached, nil
 		}
 		if c.handsOff(call, idx, true) && !c.waitsAfter(parent) {
@@ -350,62 +325,18 @@ func (c *checker) exprUse(cur inspector.Cursor, lit *ast.FuncLit) (useKind, *typ
 		if len(as.Lhs) != len(as.Rhs) || (as.Tok != token.ASSIGN && as.Tok != token.DEFINE) {
 			return useUnknown, nil
 		}
-		if v := c.localVar(as.Lhs[idx]); v != nil {
+		if v := inherit.LocalVar(c.pass.TypesInfo, as.Lhs[idx]); v != nil {
 			return useSync, v
 		}
 	case edge.ValueSpec_Values:
 		spec := parent.Node().(*ast.ValueSpec)
 		if len(spec.Names) == len(spec.Values) {
-			if v := c.localVar(spec.Names[idx]); v != nil {
+			if v := inherit.LocalVar(c.pass.TypesInfo, spec.Names[idx]); v != nil {
 				return useSync, v
 			}
 		}
 	}
 	return useUnknown, nil
-}
-
-// localVar returns the function-local variable that e names, or nil.
-func (c *checker) localVar(e ast.Expr) *types.Var {
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	obj := c.pass.TypesInfo.ObjectOf(id)
-	v, ok := obj.(*types.Var)
-	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
-		return nil
-	}
-	return v
-}
-
-// laterFuncs are the functions and methods that keep a function argument
-// to run it later, after the caller may have returned or once a context
-// is done, or that run it once on behalf of many callers (where one
-// caller's deadline must not decide for all).
-var laterFuncs = map[string]bool{
-	"context.AfterFunc":                              true,
-	"time.AfterFunc":                                 true,
-	"runtime.SetFinalizer":                           true,
-	"runtime.AddCleanup":                             true,
-	"(*testing.common).Cleanup":                      true,
-	"(testing.TB).Cleanup":                           true,
-	"(*net/http.Server).RegisterOnShutdown":          true,
-	"(*sync.Once).Do":                                true,
-	"sync.OnceFunc":                                  true,
-	"sync.OnceValue":                                 true,
-	"sync.OnceValues":                                true,
-	"(*golang.org/x/sync/singleflight.Group).Do":     true,
-	"(*golang.org/x/sync/singleflight.Group).DoChan": true,
-}
-
-// runsLater reports whether call hands its function arguments to
-// something that runs them later.
-func runsLater(info *types.Info, call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok {
-		return false
-	}
-	return laterFuncs[fn.Origin().FullName()]
 }
 
 // waitsAfter reports whether, after the method call x.M(...) at cur, the
@@ -479,7 +410,7 @@ func (c *checker) handedOff(cur inspector.Cursor) bool {
 	if id.Name == "_" {
 		return false
 	}
-	v := c.localVar(id)
+	v := inherit.LocalVar(c.pass.TypesInfo, id)
 	if v == nil {
 		return c.pass.TypesInfo.ObjectOf(id) != nil // a package-level variable
 	}
@@ -500,7 +431,7 @@ func (c *checker) handedOff(cur inspector.Cursor) bool {
 				if _, ok := ast.Unparen(as.Lhs[idx]).(*ast.Ident); !ok {
 					return true // stored in a field or an element
 				}
-				if c.localVar(as.Lhs[idx]) == nil && as.Tok == token.ASSIGN {
+				if inherit.LocalVar(c.pass.TypesInfo, as.Lhs[idx]) == nil && as.Tok == token.ASSIGN {
 					return true // stored in a global
 				}
 			}
