@@ -197,46 +197,31 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 // a value with one in a field): reading it can fail the attempt after it
 // answered.
 func (a *analyzer) returnsStream(call *ast.CallExpr) bool {
-	tv, ok := a.pass.TypesInfo.Types[call]
-	if !ok || tv.Type == nil {
-		return false
-	}
-	var ts []types.Type
-	if tuple, ok := tv.Type.(*types.Tuple); ok {
-		for v := range tuple.Variables() {
-			ts = append(ts, v.Type())
-		}
-	} else {
-		ts = []types.Type{tv.Type}
-	}
-	for _, t := range ts {
-		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Read"); obj != nil {
-			return true
-		}
-		if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, "Body"); obj != nil {
-			return true
-		}
-	}
-	return false
+	return a.returnsMember(call, "Read", "Body")
 }
 
 // hasStatus reports whether a call returns a value with a status (a
 // StatusCode field or method): a response whose status a loop may retry.
 func (a *analyzer) hasStatus(call *ast.CallExpr) bool {
+	return a.returnsMember(call, "StatusCode", "Status", "Code")
+}
+
+// returnsMember reports whether one of the call's results has a field or
+// method of one of the names.
+func (a *analyzer) returnsMember(call *ast.CallExpr, names ...string) bool {
 	tv, ok := a.pass.TypesInfo.Types[call]
 	if !ok || tv.Type == nil {
 		return false
 	}
-	var ts []types.Type
+	ts := []types.Type{tv.Type}
 	if tuple, ok := tv.Type.(*types.Tuple); ok {
+		ts = ts[:0]
 		for v := range tuple.Variables() {
 			ts = append(ts, v.Type())
 		}
-	} else {
-		ts = []types.Type{tv.Type}
 	}
 	for _, t := range ts {
-		for _, name := range []string{"StatusCode", "Status", "Code"} {
+		for _, name := range names {
 			if obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, name); obj != nil {
 				return true
 			}
