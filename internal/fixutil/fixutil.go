@@ -192,3 +192,21 @@ func IdentName(s string) string {
 	}
 	return name
 }
+
+// Source returns the source text of n as the pass reads its file, or ""
+// when the file cannot be read.
+func Source(pass *analysis.Pass, n ast.Node) string {
+	tf := pass.Fset.File(n.Pos())
+	if tf == nil {
+		return ""
+	}
+	data, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if start < 0 || end > len(data) || start > end {
+		return ""
+	}
+	return string(data[start:end])
+}

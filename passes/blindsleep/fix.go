@@ -219,18 +219,4 @@ func (c *checker) cancelReturn(fn ast.Node, ctx string) string {
 }
 
 // src returns the source text of n.
-func (c *checker) src(n ast.Node) string {
-	tf := c.pass.Fset.File(n.Pos())
-	if tf == nil {
-		return ""
-	}
-	data, err := c.pass.ReadFile(tf.Name())
-	if err != nil {
-		return ""
-	}
-	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
-	if start < 0 || end > len(data) || start > end {
-		return ""
-	}
-	return string(data[start:end])
-}
+func (c *checker) src(n ast.Node) string { return fixutil.Source(c.pass, n) }

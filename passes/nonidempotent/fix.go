@@ -517,17 +517,7 @@ func (c *checker) cutLine(stmt ast.Stmt) (string, analysis.TextEdit, bool) {
 }
 
 // src returns the source text of n.
-func (c *checker) src(file *ast.File, n ast.Node) string {
-	tf := c.pass.Fset.File(n.Pos())
-	if tf == nil {
-		return ""
-	}
-	data, err := c.pass.ReadFile(tf.Name())
-	if err != nil {
-		return ""
-	}
-	return string(data[tf.Offset(n.Pos()):tf.Offset(n.End())])
-}
+func (c *checker) src(file *ast.File, n ast.Node) string { return fixutil.Source(c.pass, n) }
 
 // insertBefore returns an edit that puts text on its own line before stmt.
 func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analysis.TextEdit {

@@ -169,21 +169,7 @@ func (c *checker) isConstructor(e ast.Expr) bool {
 }
 
 // src returns the source text of n.
-func (c *checker) src(n ast.Node) string {
-	tf := c.pass.Fset.File(n.Pos())
-	if tf == nil {
-		return ""
-	}
-	data, err := c.pass.ReadFile(tf.Name())
-	if err != nil {
-		return ""
-	}
-	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
-	if start < 0 || end > len(data) || start > end {
-		return ""
-	}
-	return string(data[start:end])
-}
+func (c *checker) src(n ast.Node) string { return fixutil.Source(c.pass, n) }
 
 // line returns the line of pos.
 func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
