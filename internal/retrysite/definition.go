@@ -115,8 +115,9 @@ type flow struct {
 	arrive outcome // outcomes that reach the attempt again
 	// arriveSeen are those among them whose path tested the outcome.
 	arriveSeen outcome
-	leave      outcome // outcomes that leave the loop
-	unguarded  outcome // failure outcomes that reach the attempt again on a path that asked no budget
+	leave      outcome       // outcomes that leave the loop
+	leads      map[fkey]bool // the explored nodes that lead to the attempt again (leadsBack)
+	unguarded  outcome       // failure outcomes that reach the attempt again on a path that asked no budget
 	// beyondConflicts are the failures that reach the attempt again
 	// without having been found to be concurrency conflicts.
 	beyondConflicts outcome

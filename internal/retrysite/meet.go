@@ -233,31 +233,7 @@ func (a *analyzer) firstIterationGuards(l *loop, f *flow) map[*ast.CallExpr]bool
 // order the paths pass them, each with what the paths hold there (resp
 // is the variable of the attempt's response, or nil).
 func (f *flow) meetPoints(resp types.Object) []MeetPoint {
-	// The explored nodes that lead to the attempt again.
-	leads := map[fkey]bool{}
-	preds := map[fkey][]fkey{}
-	for k, n := range f.graph {
-		for _, s := range n.succ {
-			preds[s] = append(preds[s], k)
-		}
-	}
-	var work []fkey
-	for k, n := range f.graph {
-		if n.arrives {
-			leads[k] = true
-			work = append(work, k)
-		}
-	}
-	for len(work) > 0 {
-		k := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[k] {
-			if !leads[p] {
-				leads[p] = true
-				work = append(work, p)
-			}
-		}
-	}
+	leads := f.leadsBack()
 	if !leads[f.root] {
 		return nil
 	}

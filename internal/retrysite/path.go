@@ -14,30 +14,7 @@ func (f *flow) path() []ast.Node {
 	if f.graph == nil {
 		return nil
 	}
-	preds := map[fkey][]fkey{}
-	for k, n := range f.graph {
-		for _, s := range n.succ {
-			preds[s] = append(preds[s], k)
-		}
-	}
-	leads := map[fkey]bool{}
-	var work []fkey
-	for k, n := range f.graph {
-		if n.arrives {
-			leads[k] = true
-			work = append(work, k)
-		}
-	}
-	for len(work) > 0 {
-		k := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[k] {
-			if !leads[p] {
-				leads[p] = true
-				work = append(work, p)
-			}
-		}
-	}
+	leads := f.leadsBack()
 	seen := map[ast.Node]bool{}
 	var out []ast.Node
 	for k := range leads {
@@ -65,4 +42,38 @@ func (f *flow) path() []ast.Node {
 		return out[i].End() < out[j].End()
 	})
 	return out
+}
+
+// leadsBack returns the explored nodes that lead to the attempt again,
+// computed once per flow.
+func (f *flow) leadsBack() map[fkey]bool {
+	if f.leads != nil {
+		return f.leads
+	}
+	preds := map[fkey][]fkey{}
+	for k, n := range f.graph {
+		for _, s := range n.succ {
+			preds[s] = append(preds[s], k)
+		}
+	}
+	leads := map[fkey]bool{}
+	var work []fkey
+	for k, n := range f.graph {
+		if n.arrives {
+			leads[k] = true
+			work = append(work, k)
+		}
+	}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range preds[k] {
+			if !leads[p] {
+				leads[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	f.leads = leads
+	return leads
 }
