@@ -788,6 +788,7 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	}
 	sort.Slice(rep.NotAnalyzed, func(i, j int) bool { return rep.NotAnalyzed[i].Package < rep.NotAnalyzed[j].Package })
 	sortByPos(all)
+	labelDeps(all)
 	assignFingerprints(all)
 	var listed []*auditSite
 	for _, s := range all {
@@ -1022,11 +1023,8 @@ func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lin
 		amp:          a,
 		deps:         a.Step.Deps,
 	}
-	for _, d := range a.Step.Deps {
-		out.Dependencies = append(out.Dependencies, auditDepID{Name: d.Name, Kind: d.Kind.String()})
-	}
-	if n := len(a.Chain); n > 0 {
-		out.Deepest = a.Chain[n-1].Dep
+	if len(out.deps) == 0 && a.Passed {
+		out.deps = []retrysite.Dep{callersDep}
 	}
 	if out.Function == "" {
 		out.Function = "(package level)"
@@ -1048,6 +1046,89 @@ func (rep *auditReport) site(p *packages.Package, a *amplify.SiteAmp, lines *lin
 		out.fileKey = fingerprint.File(m.Path, m.Dir, file)
 	}
 	return out
+}
+
+// callersDep stands for what a retry helper reaches: each caller's
+// dependency (amplify.SiteAmp.Passed).
+var callersDep = retrysite.Dep{Key: "callers:", Name: "(each caller's)"}
+
+// depKind names the kind of a dependency for the report.
+func depKind(d retrysite.Dep) string {
+	switch d.Key {
+	case "":
+		return "unknown"
+	case callersDep.Key:
+		return "callers"
+	}
+	return d.Kind.String()
+}
+
+// labelDeps names the dependencies of the sites and of the steps of
+// their chains for the report, and fills in the sites' dependency
+// fields. A name is the dependency's short one ("inventory") unless
+// dependencies of other keys share it; then each of them is named by
+// what qualifies it ("orders.Service.inventory"), or by its whole key
+// when even that is shared.
+func labelDeps(sites []*auditSite) {
+	keys := map[string]map[string]bool{} // short name → keys
+	qualified := map[string]map[string]bool{}
+	note := func(d retrysite.Dep) {
+		if d.Key == "" || d.Key == callersDep.Key {
+			return
+		}
+		if keys[d.Name] == nil {
+			keys[d.Name] = map[string]bool{}
+		}
+		keys[d.Name][d.Key] = true
+		q := d.Qualified()
+		if qualified[q] == nil {
+			qualified[q] = map[string]bool{}
+		}
+		qualified[q][d.Key] = true
+	}
+	for _, s := range sites {
+		for _, d := range s.deps {
+			note(d)
+		}
+		for _, st := range s.Steps {
+			for _, d := range st.Deps {
+				note(d)
+			}
+		}
+	}
+	label := func(deps []retrysite.Dep) ([]retrysite.Dep, string) {
+		out := make([]retrysite.Dep, len(deps))
+		names := make([]string, len(deps))
+		for i, d := range deps {
+			switch {
+			case d.Key == "" || d.Key == callersDep.Key || len(keys[d.Name]) < 2:
+			case len(qualified[d.Qualified()]) < 2:
+				d.Name = d.Qualified()
+			default:
+				d.Name = d.Key[strings.IndexByte(d.Key, ':')+1:]
+			}
+			out[i], names[i] = d, d.Name
+		}
+		return out, strings.Join(names, ", ")
+	}
+	for _, s := range sites {
+		s.deps, s.Dependency = label(s.deps)
+		s.Dependencies = []auditDepID{}
+		for _, d := range s.deps {
+			s.Dependencies = append(s.Dependencies, auditDepID{Name: d.Name, Kind: depKind(d)})
+		}
+		steps := make([]amplify.Step, len(s.Steps))
+		for i, st := range s.Steps {
+			st.Deps, st.Dep = label(st.Deps)
+			steps[i] = st
+		}
+		s.Steps = steps
+		if n := len(steps); n > 1 {
+			s.Deepest = steps[n-1].Dep
+		} else {
+			s.Deepest = s.Dependency
+		}
+	}
 }
 
 // chain returns the chain of a site whose attempts reach nested retries
@@ -1093,9 +1174,9 @@ func dependencies(sites []*auditSite, chains []auditChain) []*auditDep {
 		if dep, ok := byKey[d.Key]; ok {
 			return dep
 		}
-		name, kind := d.Name, d.Kind.String()
+		name, kind := d.Name, depKind(d)
 		if d.Key == "" {
-			name, kind = "(unknown)", "unknown"
+			name = "(unknown)"
 		}
 		dep := &auditDep{Name: name, Kind: kind, key: d.Key, first: pos, worst: amplify.One(), Worst: toMult(amplify.One())}
 		byKey[d.Key] = dep
@@ -1218,8 +1299,8 @@ func (rep *auditReport) summarize() {
 	sum.TestSites = len(rep.Tests.Sites)
 	sum.TestChains = len(rep.Tests.Chains)
 	for _, d := range rep.Dependencies {
-		if d.key == "" {
-			continue // "(unknown)" is no dependency to name
+		if d.key == "" || d.key == callersDep.Key {
+			continue // "(unknown)" and "(each caller's)" are no dependency to name
 		}
 		sum.WorstDependency = &auditDepRef{Name: d.Name, Worst: d.Worst, Sites: d.Sites, Pos: d.WorstPos}
 		break

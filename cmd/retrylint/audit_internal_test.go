@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/amplify"
 	"github.com/retrylint/retrylint/internal/retrysite"
 )
 
@@ -82,5 +83,50 @@ func TestBrk(t *testing.T) {
 		if got := string(brk(in)); got != want {
 			t.Errorf("brk(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestLabelDeps: a dependency is named by its short name unless another
+// dependency of the report shares it; then both are qualified by their
+// owner, and by their whole key when even that is shared. Chain steps are
+// named as the sites are, and a helper's site is its callers'.
+func TestLabelDeps(t *testing.T) {
+	field := func(owner, name string) retrysite.Dep {
+		return retrysite.Dep{Kind: retrysite.DepField, Key: "field:" + owner + "." + name, Name: name}
+	}
+	svcClient := field("example.com/shop/orders.Service", "client")
+	toolClient := field("example.com/shop/tools.Tool", "client")
+	inventory := field("example.com/shop/orders.Service", "inventory")
+	aDB := field("example.com/a/store.DB", "conn")
+	bDB := field("example.com/b/store.DB", "conn")
+	sites := []*auditSite{
+		{deps: []retrysite.Dep{svcClient, inventory}, Steps: []amplify.Step{{Deps: []retrysite.Dep{svcClient, inventory}}, {Deps: []retrysite.Dep{toolClient}}}},
+		{deps: []retrysite.Dep{toolClient}, Steps: []amplify.Step{{Deps: []retrysite.Dep{toolClient}}}},
+		{deps: []retrysite.Dep{aDB}},
+		{deps: []retrysite.Dep{bDB}},
+		{deps: []retrysite.Dep{callersDep}},
+		{},
+	}
+	labelDeps(sites)
+	for i, want := range []struct{ dep, deepest string }{
+		{"orders.Service.client, inventory", "tools.Tool.client"},
+		{"tools.Tool.client", "tools.Tool.client"},
+		{"example.com/a/store.DB.conn", "example.com/a/store.DB.conn"},
+		{"example.com/b/store.DB.conn", "example.com/b/store.DB.conn"},
+		{"(each caller's)", "(each caller's)"},
+		{"", ""},
+	} {
+		if s := sites[i]; s.Dependency != want.dep || s.Deepest != want.deepest {
+			t.Errorf("site %d: dependency %q, deepest %q; want %q, %q", i, s.Dependency, s.Deepest, want.dep, want.deepest)
+		}
+	}
+	if got := sites[0].Steps[1].Dep; got != "tools.Tool.client" {
+		t.Errorf("chain step: %q, want tools.Tool.client", got)
+	}
+	if got := sites[4].Dependencies; len(got) != 1 || got[0].Kind != "callers" {
+		t.Errorf("a helper's dependencies: %+v, want one of kind callers", got)
+	}
+	if got := sites[5].Dependencies; got == nil || len(got) != 0 {
+		t.Errorf("no dependency: %+v, want an empty list", got)
 	}
 }

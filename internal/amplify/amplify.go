@@ -147,6 +147,9 @@ type SiteAmp struct {
 	// Exempt is the retry-site analysis's reason the site is no outage
 	// risk ("" for most sites); its factor is one.
 	Exempt string
+	// Passed says the site retries an operation its function's callers
+	// pass (retrysite.Deps.Passed): what it reaches is each caller's.
+	Passed bool
 }
 
 // Nested reports whether an attempt of the site reaches another retry site.
@@ -176,6 +179,7 @@ const (
 type computer struct {
 	pass   *analysis.Pass
 	sites  []*retrysite.Site
+	model  *retrysite.Deps
 	decls  map[*types.Func]*ast.FuncDecl
 	state  map[*types.Func]funcState
 	memo   map[*types.Func]value
@@ -197,6 +201,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &computer{
 		pass:   pass,
 		sites:  sites.List,
+		model:  sites.Deps(),
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		state:  map[*types.Func]funcState{},
 		memo:   map[*types.Func]value{},
@@ -469,7 +474,7 @@ func (c *computer) siteAmp(fd *ast.FuncDecl, s *retrysite.Site, inner value) *Si
 		Deps:     c.deps(s),
 	}
 	step.Dep = depNames(step.Deps)
-	amp := &SiteAmp{Site: s, Step: step, Inner: inner.m, Exempt: s.Exempt}
+	amp := &SiteAmp{Site: s, Step: step, Inner: inner.m, Exempt: s.Exempt, Passed: c.model.Passed(s)}
 	amp.Config = s.Kind == retrysite.Library && s.Body == nil && s.Op == nil && len(s.Attempts) == 0
 	if s.Exempt != "" {
 		// No outage risk: one attempt's worth of what it reaches.
@@ -499,7 +504,7 @@ func (c *computer) callValue(call *ast.CallExpr) (value, bool) {
 	}
 	fn := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
 	if isInterfaceMethod(fn) {
-		if fn.Pkg() != nil && isStd(fn.Pkg().Path()) {
+		if fn.Pkg() != nil && typesx.IsStd(fn.Pkg().Path()) {
 			return value{}, false
 		}
 		return c.unknownCall(call)
@@ -884,16 +889,12 @@ func siteName(s *retrysite.Site) string {
 	return s.API
 }
 
-// deps returns the dependencies a site's attempts target, once each.
+// deps returns the dependencies a site's attempts reach, once each, as
+// the trusted dependency model has them (retrysite.Deps.Reached).
 func (c *computer) deps(s *retrysite.Site) []retrysite.Dep {
 	var out []retrysite.Dep
-	seen := map[string]bool{}
-	for _, at := range s.Attempts {
-		if at.Dep.Key == "" || seen[at.Dep.Key] {
-			continue
-		}
-		seen[at.Dep.Key] = true
-		out = append(out, at.Dep.Portable(c.pass.Fset)) // facts carry no objects nor token.Pos
+	for _, d := range c.model.Reached(s) {
+		out = append(out, d.Portable(c.pass.Fset)) // facts carry no objects nor token.Pos
 	}
 	return out
 }
@@ -926,25 +927,6 @@ func BoundText(b retrysite.Bound) string {
 func isInterfaceMethod(fn *types.Func) bool {
 	recv := fn.Signature().Recv()
 	return recv != nil && types.IsInterface(recv.Type())
-}
-
-// stdRoots are the first elements of the standard library's import paths.
-var stdRoots = map[string]bool{
-	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true,
-	"container": true, "context": true, "crypto": true, "database": true, "debug": true,
-	"embed": true, "encoding": true, "errors": true, "expvar": true, "flag": true,
-	"fmt": true, "go": true, "hash": true, "html": true, "image": true, "index": true,
-	"io": true, "iter": true, "log": true, "maps": true, "math": true, "mime": true,
-	"net": true, "os": true, "path": true, "plugin": true, "reflect": true, "regexp": true,
-	"runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
-	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true,
-	"time": true, "unicode": true, "unique": true, "unsafe": true, "weak": true,
-}
-
-// isStd reports whether path is a standard library package.
-func isStd(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return stdRoots[first]
 }
 
 // resultsError reports whether a call's result type includes an error.

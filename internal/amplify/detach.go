@@ -336,7 +336,7 @@ func (c *computer) callbackParams(call *ast.CallExpr) (later, goroutine []int) {
 	if c.pass.ImportObjectFact(fn, &f) {
 		return f.Params, nil
 	}
-	if isStd(fn.Pkg().Path()) || c.pass.ImportPackageFact(fn.Pkg(), new(analyzedFact)) {
+	if typesx.IsStd(fn.Pkg().Path()) || c.pass.ImportPackageFact(fn.Pkg(), new(analyzedFact)) {
 		return nil, nil
 	}
 	if registration(fn.Name()) {

@@ -246,6 +246,11 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 			return varDep(v)
 		}
 	case *ast.CallExpr:
+		// u.String(), where u, err := url.Parse(s.endpoint): the host is
+		// the parsed string's.
+		if in := a.parsedURL(x); in != nil {
+			return a.hostDep(in)
+		}
 		// fmt.Sprintf("%s/charge", s.baseURL)
 		if fn := a.callee(x); fn != nil && typesx.PkgPath(fn) == "fmt" && fn.Name() == "Sprintf" && len(x.Args) >= 2 {
 			if f, ok := a.stringConst(x.Args[0]); ok && strings.HasPrefix(f, "%s") {
@@ -259,6 +264,32 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 		}
 	}
 	return Dep{}
+}
+
+// parsedURL returns s of u.String(), when u is a local variable declared
+// from url.Parse(s) or url.ParseRequestURI(s): changes to its path or
+// query keep the host.
+func (a *analyzer) parsedURL(call *ast.CallExpr) ast.Expr {
+	sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "String" || len(call.Args) != 0 {
+		return nil
+	}
+	id, ok := unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || isPkgVar(v) {
+		return nil
+	}
+	def := a.definingCall(v)
+	if def == nil || len(def.Args) != 1 {
+		return nil
+	}
+	if fn := a.callee(def); fn == nil || typesx.PkgPath(fn) != "net/url" || typesx.RecvName(fn) != "" || fn.Name() != "Parse" && fn.Name() != "ParseRequestURI" {
+		return nil
+	}
+	return def.Args[0]
 }
 
 // OperationDep returns the dependency an operation passed as a value

@@ -40,6 +40,31 @@ var showDeps = &analysis.Analyzer{
 	},
 }
 
+// showReached reports, for each site, the dependencies Deps.Reached gives
+// and whether Deps.Passed holds.
+var showReached = &analysis.Analyzer{
+	Name:     "showreached",
+	Doc:      "report the dependencies each retry site reaches",
+	Requires: []*analysis.Analyzer{retrysite.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		sites := retrysite.Of(pass)
+		deps := sites.Deps()
+		for _, s := range sites.List {
+			var names []string
+			for _, d := range deps.Reached(s) {
+				names = append(names, d.Kind.String()+":"+d.Name)
+			}
+			pass.Reportf(s.Pos, "reached=%v passed=%v", names, deps.Passed(s))
+		}
+		return nil, nil
+	},
+}
+
+func TestReached(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, showReached, "reached")
+}
+
 func TestDeps(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, showDeps, "deps")

@@ -21,8 +21,12 @@ import (
 //   - a URL host is kept;
 //   - a package-level function reaches its package's dependency, unless
 //     the package is this one, a transport (net/http, database/sql, grpc:
-//     it reaches whatever address it is given) or an error-wrapping
-//     package (it reaches nothing);
+//     it reaches whatever address it is given), an error-wrapping package
+//     or another standard package (they reach nothing); a function of
+//     this package handed an operation or a request reaches the
+//     operation's or the request's;
+//   - a method of a standard package that is no transport (a decoder, a
+//     context, a file) reaches nothing;
 //   - an HTTP client whose request's URL is unknown is unknown: one
 //     client reaches every host;
 //   - a method call reaches its receiver's dependency: a package variable;
@@ -41,6 +45,10 @@ type Deps struct {
 	a    *analyzer
 	once sync.Once // builds vars on first use
 	vars map[*types.Var]*VarUse
+
+	mu    sync.Mutex // guards funcs and decls
+	funcs map[*types.Func]summary
+	decls map[*types.Func]*ast.FuncDecl
 }
 
 // VarUse is what the package does with one variable: the expression
@@ -194,7 +202,18 @@ func (d *Deps) noDep(fn *types.Func) bool {
 		return true
 	}
 	path := typesx.PkgPath(fn)
-	return fn.Pkg() == d.pass.Pkg || transports[path] || errorsPackage(path)
+	return fn.Pkg() == d.pass.Pkg || transports[path] || errorsPackage(path) || typesx.IsStd(path)
+}
+
+// stdLocal reports whether fn is a function or method of a standard
+// library package that is no transport (fmt, io, compress/gzip,
+// encoding/json, context, os): it reaches no dependency.
+func stdLocal(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	path := typesx.PkgPath(fn)
+	return typesx.IsStd(path) && !transports[path]
 }
 
 // Site returns the one dependency every attempt of a site reaches (its
@@ -219,7 +238,12 @@ func (d *Deps) Site(s *Site) Dep {
 }
 
 // Attempt returns the dependency of one attempt.
-func (d *Deps) Attempt(at Attempt) Dep {
+func (d *Deps) Attempt(at Attempt) Dep { return d.attempt(at, false) }
+
+// attempt is Attempt, and with follow, a call of a function of this
+// package that names no dependency reaches what the function's body
+// reaches (Deps.reaches).
+func (d *Deps) attempt(at Attempt, follow bool) Dep {
 	if at.Call == nil {
 		return Dep{}
 	}
@@ -235,11 +259,20 @@ func (d *Deps) Attempt(at Attempt) Dep {
 	case at.Dep.Kind == DepHost:
 		return at.Dep
 	case at.Dep.Kind == DepFunc:
-		if f, _ := at.Dep.Obj.(*types.Func); d.noDep(f) {
+		f, _ := at.Dep.Obj.(*types.Func)
+		if f != nil && f.Pkg() == d.pass.Pkg {
+			if x := d.passedOn(at.Call); x.Key != "" || !follow {
+				return x
+			}
+			return d.reaches(f)
+		}
+		if d.noDep(f) {
 			return Dep{}
 		}
 		return at.Dep
 	case recv == nil:
+		return Dep{}
+	case stdLocal(fn):
 		return Dep{}
 	case fn != nil && IsHTTPSend(fn):
 		// The attempt's Dep names the URL's field or variable, or,
@@ -249,7 +282,143 @@ func (d *Deps) Attempt(at Attempt) Dep {
 		}
 		return at.Dep
 	}
-	return d.Expr(recv)
+	if x := d.Expr(recv); x.Key != "" || !follow || fn == nil || fn.Pkg() != d.pass.Pkg || typesx.IsInterfaceMethod(fn) {
+		return x
+	}
+	// A method of this package called on a receiver that names no
+	// dependency (c.connect(ctx), c the receiver): what its body reaches.
+	return d.reaches(fn)
+}
+
+// reaches returns the dependency a function of this package reaches
+// through the calls of its own body that return an error, outside
+// function literals and go and defer statements: connect reaches
+// c.broker when it calls c.broker.Dial and ctx.Err. Calls that reach
+// nothing (a standard package that is no transport, an errors package, a
+// function of this package that reaches nothing) are left out; one whose
+// dependency is not known, or a second dependency, makes the function's
+// unknown. So does a call back into a function being summarised.
+// Summaries are made once per function, under a lock.
+func (d *Deps) reaches(fn *types.Func) Dep {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.funcs == nil {
+		d.funcs = map[*types.Func]summary{}
+		d.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range d.pass.Files {
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+					if obj, ok := d.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						d.decls[obj] = fd
+					}
+				}
+			}
+		}
+	}
+	return d.summarize(fn, map[*types.Func]bool{}).dep
+}
+
+// summary is what a function of this package reaches: dep, or nothing
+// when known is set and dep is the unknown Dep.
+type summary struct {
+	dep   Dep
+	known bool
+}
+
+// summarize computes fn's summary; d.mu is held. building holds the
+// functions being summarised on the way to fn.
+func (d *Deps) summarize(fn *types.Func, building map[*types.Func]bool) summary {
+	fn = fn.Origin()
+	if sum, ok := d.funcs[fn]; ok {
+		return sum
+	}
+	fd := d.decls[fn]
+	if fd == nil || building[fn] {
+		return summary{}
+	}
+	building[fn] = true
+	info := d.pass.TypesInfo
+	sum := summary{known: true}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if !sum.known {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if !d.a.resultsError(n) {
+				return true
+			}
+			var x summary
+			f, _ := typeutil.Callee(info, n).(*types.Func)
+			var recv ast.Expr
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				if _, isSel := info.Selections[sel]; isSel {
+					recv = sel.X
+				}
+			}
+			switch {
+			case f != nil && (stdLocal(f) || errorsPackage(typesx.PkgPath(f))):
+				x.known = true
+			case f != nil && f.Pkg() == d.pass.Pkg && !typesx.IsInterfaceMethod(f) && (recv == nil || d.Expr(recv).Key == ""):
+				if x.dep = d.passedOn(n); x.dep.Key != "" {
+					x.known = true
+				} else {
+					x = d.summarize(f, building)
+				}
+			default:
+				x.dep = d.Attempt(Attempt{Call: n, Dep: d.a.depOf(n)})
+				x.known = x.dep.Key != ""
+			}
+			switch {
+			case !x.known || x.dep.Key != "" && sum.dep.Key != "" && x.dep.Key != sum.dep.Key:
+				sum = summary{}
+			case x.dep.Key != "":
+				sum.dep = x.dep
+			}
+		}
+		return sum.known
+	})
+	delete(building, fn)
+	if len(building) == 0 || sum.known {
+		// A summary made while a caller is being summarised may miss
+		// what the cycle back into it reaches only when it is unknown.
+		d.funcs[fn] = sum
+	}
+	return sum
+}
+
+// passedOn returns the dependency a call to a function of this package
+// reaches through what it is handed: the operation it is passed
+// (executeRPC(ctx, c.stub.Get, req) calls c.stub), or the URL of the HTTP
+// request it is passed (send(ctx, c.hc, req)). It is the unknown Dep when
+// the arguments name none, or more than one.
+func (d *Deps) passedOn(call *ast.CallExpr) Dep {
+	info := d.pass.TypesInfo
+	var dep Dep
+	for _, arg := range call.Args {
+		var x Dep
+		switch t := info.TypeOf(arg); {
+		case t == nil:
+		case typesx.IsNamedPtr(t, "net/http", "Request"):
+			if u := d.a.requestURL(arg); u != nil {
+				x = d.a.hostDep(u)
+			}
+		default:
+			if _, ok := t.Underlying().(*types.Signature); ok {
+				x = d.Op(arg)
+			}
+		}
+		if x.Key == "" {
+			continue
+		}
+		if dep.Key != "" && dep.Key != x.Key {
+			return Dep{}
+		}
+		dep = x
+	}
+	return dep
 }
 
 // IsHTTPSend reports whether fn sends an HTTP request with a client.
@@ -405,9 +574,18 @@ func (d *Deps) ForBudget(at Attempt) Dep {
 			return Dep{}
 		}
 	}
-	v, ok := at.Dep.Obj.(*types.Var)
-	if !ok || at.Dep.Kind != DepLocal || v.Kind() != types.ParamVar && v.Kind() != types.RecvVar {
-		return at.Dep
+	if t := d.typed(at.Dep); t.Key != "" {
+		return t
+	}
+	return at.Dep
+}
+
+// typed returns the DepType of a parameter or receiver of a concrete type
+// of this package, or the unknown Dep for other dependencies.
+func (d *Deps) typed(dep Dep) Dep {
+	v, ok := dep.Obj.(*types.Var)
+	if !ok || dep.Kind != DepLocal || v.Kind() != types.ParamVar && v.Kind() != types.RecvVar {
+		return Dep{}
 	}
 	t := v.Type()
 	if p, ok := t.(*types.Pointer); ok {
@@ -415,9 +593,62 @@ func (d *Deps) ForBudget(at Attempt) Dep {
 	}
 	n, named := types.Unalias(t).(*types.Named)
 	if !named || n.Obj().Pkg() != d.pass.Pkg || types.IsInterface(n) {
-		return at.Dep
+		return Dep{}
 	}
 	return Dep{Kind: DepType, Obj: v, Key: "type:" + types.TypeString(v.Type(), nil), Name: n.Obj().Name()}
+}
+
+// Passed reports whether what a site retries is an operation that the
+// callers of its function pass: the retry loop of a retry helper, or a
+// call of a helper or library whose operation is a parameter. Such a site
+// reaches whatever each caller passes; the callers' calls are sites of
+// their own, with their dependencies.
+func (d *Deps) Passed(s *Site) bool {
+	if s.Kind == Loop {
+		return s.Helper != nil
+	}
+	id, ok := ast.Unparen(s.Op).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := d.pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && v.Kind() == types.ParamVar
+}
+
+// Reached returns the dependencies the attempts of a site reach, once
+// each and in the order of the attempts, for a report that groups sites
+// by dependency: each attempt's (Attempt); where that is unknown and the
+// attempt calls a function of this package, what the function's body
+// reaches (Deps.reaches: further than the passes go, since a report
+// that names a dependency wrongly misleads less than a diagnostic); or
+// else the type of the parameter or receiver it calls through (as
+// ForBudget keys it). Attempts that reach no known dependency are left out (a decoder, a
+// helper of the package, a client whose URL is not known), so a site none
+// of whose attempts is known reaches none: nil. A site whose operation is
+// a value reaches the operation's.
+func (d *Deps) Reached(s *Site) []Dep {
+	if len(s.Attempts) == 0 {
+		if s.Op != nil && s.Body == nil {
+			if x := d.Op(s.Op); x.Key != "" {
+				return []Dep{x}
+			}
+		}
+		return nil
+	}
+	var out []Dep
+	seen := map[string]bool{}
+	for _, at := range s.Attempts {
+		x := d.attempt(at, true)
+		if x.Key == "" {
+			x = d.typed(at.Dep)
+		}
+		if x.Key == "" || seen[x.Key] {
+			continue
+		}
+		seen[x.Key] = true
+		out = append(out, x)
+	}
+	return out
 }
 
 // Qualified returns a longer name for a dependency, for telling apart two

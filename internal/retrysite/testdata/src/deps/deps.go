@@ -7,6 +7,7 @@ package deps
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"deps/gh"
 )
@@ -122,6 +123,138 @@ func anyHost(ctx context.Context, c *http.Client, url string) error {
 		var resp *http.Response
 		if resp, err = c.Get(url); err == nil {
 			resp.Body.Close()
+			return nil
+		}
+	}
+	return err
+}
+
+// Stub is a generated gRPC client, held by a field.
+type Stub interface {
+	Get(ctx context.Context, req string) (string, error)
+	Put(ctx context.Context, req string) (string, error)
+}
+
+type RPCClient struct {
+	stub   Stub
+	backup Stub
+	logger *Logger
+}
+
+type Logger struct{}
+
+// executeRPC calls the operation it is handed: what it reaches is the
+// operation's.
+func executeRPC(ctx context.Context, op func(context.Context, string) (string, error), req string, l *Logger) (string, error) {
+	return op(ctx, req)
+}
+
+// call holds only what it logs to and a name: it names no dependency.
+func call(ctx context.Context, l *Logger, name string) error { return nil }
+
+// either calls one of two operations.
+func either(ctx context.Context, a, b func(context.Context, string) (string, error)) error {
+	_, err := a(ctx, "")
+	return err
+}
+
+// A function of this package handed a method value reaches the method's
+// receiver.
+func (c *RPCClient) passedOn(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=field:stub budget=field:stub`
+		if _, err = executeRPC(ctx, c.stub.Get, "req", c.logger); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Two methods of one receiver are one dependency.
+func (c *RPCClient) passedOnTwice(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=field:stub budget=field:stub`
+		if err = either(ctx, c.stub.Get, c.stub.Put); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alikes: a function of this package handed no operation and no
+// request (a logger is no dependency), or two operations on different
+// dependencies, reaches none the model can name.
+func (c *RPCClient) notPassedOn(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=other: budget=other:`
+		if err = call(ctx, c.logger, "get"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func (c *RPCClient) twoPassedOn(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=other: budget=other:`
+		if err = either(ctx, c.stub.Get, c.backup.Get); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+type RESTClient struct {
+	endpoint string
+	hc       *http.Client
+}
+
+// send sends the request it is handed.
+func send(ctx context.Context, hc *http.Client, req *http.Request) error {
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// A function of this package handed a request reaches the request's
+// host: here the endpoint the URL was parsed from, whatever the path.
+func (c *RESTClient) parsedURL(ctx context.Context) error {
+	u, err := url.Parse(c.endpoint)
+	if err != nil {
+		return err
+	}
+	u.Path += "/v1/items"
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=field:endpoint budget=field:endpoint`
+		req, err2 := http.NewRequest("GET", u.String(), nil)
+		if err2 != nil {
+			return err2
+		}
+		if err = send(ctx, c.hc, req); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alike: a URL resolved against another (u.Parse) names its own
+// host, which the model does not follow.
+func (c *RESTClient) resolvedURL(ctx context.Context, ref string) error {
+	base, err := url.Parse(c.endpoint)
+	if err != nil {
+		return err
+	}
+	u, err := base.Parse(ref)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 3; i++ { // want `raw=pkg:deps trusted=other: budget=other:`
+		req, err2 := http.NewRequest("GET", u.String(), nil)
+		if err2 != nil {
+			return err2
+		}
+		if err = send(ctx, c.hc, req); err == nil {
 			return nil
 		}
 	}
