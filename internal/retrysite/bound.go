@@ -63,7 +63,12 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 					cond = &b
 				}
 			case exitTime:
-				if timed == nil {
+				// A context parameter bounds the loop only when no other
+				// clock does.
+				if timed == nil || timed.Param != "" && (b.Param == "" || b.Param != timed.Param) {
+					if timed != nil {
+						b.Param, b.ParamIndex = "", 0
+					}
 					timed = &b
 				}
 			case exitOther:
@@ -277,8 +282,10 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 	if t == nil {
 		// A select clause that leaves: a context's end or a deadline's
 		// timer.
-		if cc, ok := e.node.(*ast.CommClause); ok && cc.Comm != nil && a.isDoneRecv(cc.Comm) {
-			return Bound{Kind: BoundTime, Note: "the context or a deadline"}, exitTime
+		// (The edge past a select's last clause is no way out: a
+		// select blocks until a clause is taken.)
+		if cc, ok := e.node.(*ast.CommClause); ok && e.onYes && cc.Comm != nil && a.isDoneRecv(cc.Comm) {
+			return a.contextBound(cc.Comm), exitTime
 		}
 		return Bound{}, exitNone
 	}
@@ -311,7 +318,7 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 		}
 	}
 	if a.timeBounded(t) || a.contextSleep(t) || a.contextSleepInit(l, e) {
-		return Bound{Kind: BoundTime, Note: "the context or a deadline"}, exitTime
+		return a.contextBound(t), exitTime
 	}
 	if f.onlyOutcome(t) {
 		return Bound{}, exitNone // it sorts failures; the transient ones go round
@@ -768,6 +775,42 @@ func (a *analyzer) timeBounded(e ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// contextBound is the time bound of an exit n that ends the loop: when
+// the one thing n reads the time from is a context that is a parameter
+// of a function declared in the package, the bound names the parameter
+// (Param, ParamIndex), so that a helper's call can say what its context
+// is (Analyzer.callBound: context.Background() is never done).
+func (a *analyzer) contextBound(n ast.Node) Bound {
+	b := Bound{Kind: BoundTime, Note: "the context or a deadline"}
+	var ctx *types.Var
+	clock := false
+	astx.InspectNoLit(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := a.callee(n); fn != nil && typesx.PkgPath(fn) == "time" {
+				clock = true // a deadline of its own, or a timer
+			}
+		case *ast.Ident:
+			v, ok := a.pass.TypesInfo.Uses[n].(*types.Var)
+			if !ok || !typesx.IsNamed(v.Type(), "context", "Context") {
+				break
+			}
+			if ctx != nil && ctx != v {
+				clock = true // two contexts
+			}
+			ctx = v
+		}
+		return !clock
+	})
+	if clock || ctx == nil {
+		return b
+	}
+	if i, ok := a.paramIndex(ctx); ok {
+		b.Param, b.ParamIndex = ctx.Name(), i
+	}
+	return b
 }
 
 func isContext(fn *types.Func) bool {

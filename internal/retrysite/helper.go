@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // findHelpers exports a HelperFact for every function of the package that
@@ -200,11 +201,27 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 // callBound returns the bound of a call of a helper: the helper's, with
 // the argument the call passes for its counting parameter (retry(3, f)
 // makes 3 attempts; retry(n, f), n).
+//
+// A helper bounded only by the end of its context parameter is unbounded
+// when called with context.Background() or context.TODO(), which never
+// end; with another context it stays bounded by time.
 func (a *analyzer) callBound(b Bound, call *ast.CallExpr) Bound {
-	if b.Kind != BoundCount || b.Param == "" || b.ParamIndex >= len(call.Args) || call.Ellipsis.IsValid() {
+	if b.Param == "" || b.ParamIndex >= len(call.Args) || call.Ellipsis.IsValid() {
 		return b
 	}
 	arg := call.Args[b.ParamIndex]
+	if b.Kind == BoundTime {
+		if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
+			if fn := a.callee(c); fn != nil && typesx.PkgPath(fn) == "context" && (fn.Name() == "Background" || fn.Name() == "TODO") {
+				return Bound{Kind: Unbounded, Note: "its context, context." + fn.Name() + "(), never ends"}
+			}
+		}
+		b.Param, b.ParamIndex = "", 0 // the helper's parameter, not the caller's
+		return b
+	}
+	if b.Kind != BoundCount {
+		return b
+	}
 	if base, v := a.linear(arg); base == nil {
 		return b.WithParam(v)
 	}

@@ -111,3 +111,33 @@ func Value[T any](op Op[T]) (T, error) { // want Value:"retryHelper\\(op=0, 3 at
 	}
 	return v, err
 }
+
+// UntilDone retries op until it succeeds or ctx ends: bounded by its
+// context parameter, which its callers pass.
+func UntilDone(ctx context.Context, op func() error) error { // want UntilDone:"retryHelper\\(op=1, time-bounded of parameter 0\\)"
+	for {
+		if err := op(); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// UntilDeadline's exit reads a clock of its own too: the bound names no
+// parameter.
+func UntilDeadline(ctx context.Context, op func() error) error { // want UntilDeadline:"retryHelper\\(op=1, time-bounded\\)"
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if err := op(); err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return errors.New("gave up")
+		}
+		time.Sleep(time.Second)
+	}
+}

@@ -2,6 +2,7 @@ package helperuse
 
 import (
 	"context"
+	"time"
 
 	"github.com/retrylint/retrylint/budget"
 	"helpers"
@@ -27,3 +28,16 @@ func use(ctx context.Context, o *Orders) {
 }
 
 func (o *Orders) Ping() error { return nil }
+
+// A helper bounded by its context never stops when it is handed one that
+// never ends; with the caller's context it is bounded by time, and so is
+// a helper whose own deadline bounds it.
+func forever(ctx context.Context, o *Orders) {
+	helpers.UntilDone(context.Background(), o.Ping)     // want `helper helpers.UntilDone \[unbounded\] dep=o`
+	helpers.UntilDone(context.TODO(), o.Ping)           // want `helper helpers.UntilDone \[unbounded\] dep=o`
+	helpers.UntilDone(ctx, o.Ping)                      // want `helper helpers.UntilDone \[time-bounded\] dep=o`
+	helpers.UntilDeadline(context.Background(), o.Ping) // want `helper helpers.UntilDeadline \[time-bounded\] dep=o`
+	tctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	helpers.UntilDone(tctx, o.Ping) // want `helper helpers.UntilDone \[time-bounded\] dep=o`
+}
