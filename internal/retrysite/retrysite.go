@@ -18,7 +18,10 @@
 // attempt, the kinds of failure that reach the next attempt, where the
 // failing paths meet, the guards). Sites.Deps refines the dependencies
 // into the ones the passes trust: sharedbudget groups by them and
-// fixedattempts names its budgets after them, so the two agree.
+// fixedattempts names its budgets after them, so the two agree. The audit
+// groups sites by Deps.Reached, which goes one step further (what a
+// function of the package reaches through its own calls) and says of a
+// helper's loop that it reaches its callers' dependencies (Deps.Passed).
 //
 // # Definition
 //
