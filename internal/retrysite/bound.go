@@ -81,15 +81,19 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 		}
 	}
+	// What counts the attempts wins: a count, one under a condition, an
+	// exit a call decides (a policy's "is this the last attempt"). A
+	// context or a deadline bounds the loop only when nothing counts: it
+	// stops the waiting, and the count is what a reader can act on.
 	switch {
 	case count != nil:
 		return a.offset(*count, pre)
-	case timed != nil:
-		return *timed
 	case cond != nil:
 		return a.offset(*cond, pre)
 	case noted != nil:
 		return *noted
+	case timed != nil:
+		return *timed
 	case other != nil:
 		return *other
 	case l.ticker != nil:
@@ -430,11 +434,21 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 			return Bound{}, false
 		}
 	}
-	if o := a.objOf(y); o != nil && (o == l.counter || a.countedIn(l, o, token.INC) || a.countedIn(l, o, token.DEC)) {
-		x, y = y, x
+	counted := func(e ast.Expr) bool {
+		o := a.objOf(e)
+		return o != nil && (o == l.counter || a.countedIn(l, o, token.INC) || a.countedIn(l, o, token.DEC))
+	}
+	// The counter may be compared with an offset (attempt+1 >= 3, 3 <=
+	// attempt+1): counter+shift op y is counter op y-shift.
+	xb, shift := a.linear(x)
+	if yb, k := a.linear(y); yb != nil && counted(yb) && (xb == nil || !counted(xb)) {
+		x, y, xb, shift = y, x, yb, k
 		op = flip(op)
 	}
-	obj := a.objOf(x)
+	if xb == nil {
+		return Bound{}, false
+	}
+	obj := a.objOf(xb)
 	if obj == nil {
 		return Bound{}, false
 	}
@@ -462,13 +476,14 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 		default:
 			return Bound{}, false
 		}
-		cb := a.countBound(y, -extra, false)
+		cb := a.countBound(y, shift-extra, false)
 		return cb, cb.Kind == BoundCount
 	case a.countedIn(l, obj, token.DEC):
 		n, ok := a.intConst(y)
 		if !ok {
 			return Bound{}, false
 		}
+		n -= shift
 		// retries == 0 (or <= 0, < 1) tested after the attempt, retries--
 		// after each failure: one attempt more than the count's initial
 		// value; tested before the attempt, as many as it.

@@ -54,6 +54,10 @@ func (f *flow) condDepth(e ast.Expr, st state, want bool, depth int) []state {
 	case *ast.Ident:
 		return f.flagTest(x, st, want, depth)
 	case *ast.CallExpr:
+		if f.isGuardCall(x) && isBool(typeOf(f.a, x)) {
+			f.askGuard(x, &st)
+			return []state{verdict(st, want)}
+		}
 		return f.predicate(x, st, want)
 	case *ast.TypeAssertExpr:
 		// The ok of e, ok := err.(T): err is a T, so it is not nil.
@@ -93,6 +97,11 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 		x, y = y, x
 	}
 	if f.a.isNil(y) {
+		if c, ok := x.(*ast.CallExpr); ok && f.isGuardCall(c) && (op == token.EQL || op == token.NEQ) {
+			// lim.Wait(ctx) != nil: a nil answer allowed the retry.
+			f.askGuard(c, &st)
+			return []state{verdict(st, want == (op == token.EQL))}
+		}
 		switch op {
 		case token.EQL:
 			return f.nilTest(x, st, want)
@@ -202,6 +211,10 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 		st.seen = true
 	}
 	switch b {
+	case bVerdict:
+		// err := lim.Wait(ctx); err != nil: a budget's answer.
+		st = verdict(st, isNil)
+		f.learn(x, st, &st, isNil)
 	case bAttempt:
 		if isErr {
 			if isNil {
@@ -296,6 +309,11 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 		return []state{st}
 	}
 	switch st.vals[i] {
+	case bVerdict:
+		// ok := b.TryRetry(); !ok: a budget's answer.
+		st = verdict(st, want)
+		st.vals[i] = map[bool]binding{true: bNonNil, false: bNil}[want]
+		return []state{st}
 	case bNonNil:
 		if !want {
 			return nil

@@ -58,6 +58,10 @@ const (
 	bOther            // the result of some other call
 	bAdvanced         // a counter past its initial value (after i++)
 	bStream           // the error of reading the attempt's stream (its body): the attempt's own failure
+	// bVerdict: a budget's answer not tested yet (ok := b.TryRetry(),
+	// err := lim.Wait(ctx)): the path is guarded once a test finds it
+	// allowed the retry.
+	bVerdict
 )
 
 // maxSlots bounds the variables a flow tracks; more are left unknown.
@@ -65,8 +69,11 @@ const maxSlots = 12
 
 // state is what a path knows when it reaches a point of the loop.
 type state struct {
-	out      outcome
-	guarded  bool // a budget was asked on this path since the attempt
+	out outcome
+	// guarded: a budget was asked on this path since the attempt and
+	// allowed the retry. A path that did not ask it (the nil test before
+	// it failed) or that goes on after a refusal is not guarded.
+	guarded  bool
 	conflict bool // the attempt's error was found to be a concurrency conflict
 	// interrupted: the attempt's error was found to be an interrupted or
 	// blocked system call (EINTR, EAGAIN).
@@ -125,6 +132,7 @@ type flow struct {
 	beyondInterrupts outcome
 	exits            []exit // branches where a failing path can stop retrying
 	guards           []*ast.CallExpr
+	guardSeen        map[*ast.CallExpr]bool // the calls in guards
 	arrivals         []state
 	graph            map[fkey]*fnode // the explored graph, for the meeting point
 	root             fkey
@@ -179,7 +187,7 @@ func (f *flow) run(start outcome) {
 	f.graph[f.root] = &fnode{}
 	exitSeen := map[exitKey]int{}
 	perBlock := map[int32]int{}
-	guardSeen := map[*ast.CallExpr]bool{}
+	f.guardSeen = map[*ast.CallExpr]bool{}
 	for len(work) > 0 {
 		if len(f.graph) > maxFlowNodes {
 			f.budgetHit = true
@@ -221,17 +229,32 @@ func (f *flow) run(start outcome) {
 					break
 				}
 			}
-			for _, c := range f.l.guardsOf(f.a, n) {
-				if c == f.call {
-					continue // a circuit breaker running the attempt
+			var verdicts []int
+			if gs := f.l.guardsOf(f.a, n); len(gs) > 0 {
+				var decided map[*ast.CallExpr]bool
+				if i == len(b.Nodes)-1 {
+					if c := f.branchCond(b); c != nil {
+						decided = f.verdictOperands(c)
+					}
 				}
-				st.guarded = true
-				if st.out&oFailure != 0 && !guardSeen[c] {
-					guardSeen[c] = true
-					f.guards = append(f.guards, c)
+				for _, c := range gs {
+					if c == f.call || decided[c] {
+						// A circuit breaker running the attempt; a verdict
+						// the branch tests, which cond applies to each side.
+						continue
+					}
+					f.askGuard(c, &st)
+					if s := f.verdictSlot(n, c); s >= 0 {
+						verdicts = append(verdicts, s)
+					} else {
+						st.guarded = true
+					}
 				}
 			}
 			st = f.transfer(n, st)
+			for _, s := range verdicts {
+				st.vals[s] = bVerdict
+			}
 		}
 		if st.out == 0 && !arrived {
 			continue // handed over to the root above
@@ -372,6 +395,11 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 	var node ast.Node
 	var ys, ns []state
 	switch {
+	case f.branchCond(b) != nil:
+		cond := f.branchCond(b)
+		node = cond
+		ys = f.cond(cond, st, true)
+		ns = f.cond(cond, st, false)
 	case yes.Kind == cfg.KindSelectCaseBody:
 		cc := yes.Stmt.(*ast.CommClause)
 		node = cc
@@ -394,8 +422,7 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 			ys = f.compare(tag, cond, token.EQL, st, true)
 			ns = f.compare(tag, cond, token.EQL, st, false)
 		} else {
-			ys = f.cond(cond, st, true)
-			ns = f.cond(cond, st, false)
+			ys, ns = []state{st}, []state{st}
 		}
 	}
 	var out []edge
@@ -406,6 +433,127 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 		out = append(out, edge{from: b, to: no, st: s, node: node, yes: false})
 	}
 	return out
+}
+
+// branchCond returns the boolean condition that decides the branch at
+// the end of block b (an if's, a for's, a case of a switch without a
+// tag), or nil when the branch is decided otherwise.
+func (f *flow) branchCond(b *cfg.Block) ast.Expr {
+	if len(b.Succs) != 2 || len(b.Nodes) == 0 || b.Kind == cfg.KindRangeLoop {
+		return nil
+	}
+	yes := b.Succs[0]
+	if yes.Kind == cfg.KindSelectCaseBody || yes.Kind == cfg.KindSwitchCaseBody && f.l.typeSwitch[yes.Stmt] != nil {
+		return nil
+	}
+	cond, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+	if !ok {
+		return nil
+	}
+	if _, ok := f.l.caseTag[cond]; ok {
+		return nil
+	}
+	return cond
+}
+
+// askGuard records that a path carrying st asks the budget check c.
+func (f *flow) askGuard(c *ast.CallExpr, st *state) {
+	if st.out&oFailure != 0 && !f.guardSeen[c] {
+		f.guardSeen[c] = true
+		f.guards = append(f.guards, c)
+	}
+}
+
+// isGuardCall reports whether c is a budget check of the loop other than
+// a circuit breaker running the attempt.
+func (f *flow) isGuardCall(c *ast.CallExpr) bool {
+	if c == f.call {
+		return false
+	}
+	if f.l.isGuard == nil {
+		f.l.isGuard = map[*ast.CallExpr]bool{}
+	}
+	v, ok := f.l.isGuard[c]
+	if !ok {
+		v = f.a.guardOf(c) != nil
+		f.l.isGuard[c] = v
+	}
+	return v
+}
+
+// verdictOperands returns the budget checks whose answer a condition
+// tests as one of its operands (!b.TryRetry(), x != nil && lim.Wait(ctx)
+// != nil): cond applies each on the side where it allowed the retry, and
+// only on the paths that evaluate it.
+func (f *flow) verdictOperands(e ast.Expr) map[*ast.CallExpr]bool {
+	var out map[*ast.CallExpr]bool
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		if depth > 8 {
+			return
+		}
+		switch x := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				visit(x.X, depth+1)
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LAND, token.LOR:
+				visit(x.X, depth+1)
+				visit(x.Y, depth+1)
+			case token.EQL, token.NEQ:
+				if f.a.isNil(x.Y) {
+					visit(x.X, depth+1)
+				} else if f.a.isNil(x.X) {
+					visit(x.Y, depth+1)
+				} else if _, ok := f.a.boolConst(x.Y); ok && isBool(typeOf(f.a, x.X)) {
+					visit(x.X, depth+1)
+				}
+			}
+		case *ast.CallExpr:
+			if f.isGuardCall(x) {
+				if out == nil {
+					out = map[*ast.CallExpr]bool{}
+				}
+				out[x] = true
+			}
+		}
+	}
+	visit(e, 0)
+	return out
+}
+
+// verdictSlot returns the slot of the tracked variable that node n
+// assigns the answer of the budget check c to (ok := b.TryRetry()), or -1
+// when the answer goes elsewhere.
+func (f *flow) verdictSlot(n ast.Node, c *ast.CallExpr) int {
+	lhs, rhs := assignParts(n)
+	for i, r := range rhs {
+		if ast.Unparen(r) != c {
+			continue
+		}
+		switch {
+		case len(lhs) == len(rhs):
+		case len(rhs) == 1 && len(lhs) > 1:
+			i = len(lhs) - 1 // the verdict is the last result
+		default:
+			return -1
+		}
+		if s := f.slot(f.a.objOf(lhs[i])); s >= 0 && (f.roles[s] == roleFlag || f.roles[s] == roleErr) {
+			return s
+		}
+	}
+	return -1
+}
+
+// verdict applies a test of a budget's answer: the side where it allowed
+// the retry is guarded. allowed says which side st is.
+func verdict(st state, allowed bool) state {
+	if allowed {
+		st.guarded = true
+	}
+	return st
 }
 
 // slot returns the slot of a tracked variable, or -1.

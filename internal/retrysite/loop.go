@@ -76,6 +76,7 @@ type loop struct {
 	condNodes   map[types.Object]bool            // variables the loop's conditions (or values they test) use
 	condCalls   []*ast.CallExpr                  // calls in those conditions
 	guards      map[ast.Node][]*ast.CallExpr     // the budget checks of each CFG node, found on first use
+	isGuard     map[*ast.CallExpr]bool           // whether a call is a budget check, found on first use
 	rel         map[types.Object]bool            // the variables the conditions depend on, found on first use
 	conds       []ast.Node                       // what the loop decides on, found on first use
 }

@@ -102,3 +102,191 @@ func (s *Service) notAGuard(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ---- A guard counts only on the paths that ask it ----
+
+// Throttle is a budget that a retrier may be given.
+type Throttle interface {
+	AllowRetry(n uint, err error) bool
+}
+
+// Retrier asks its throttle only when it was configured with one: nil by
+// default, so the retries are unbudgeted unless someone sets it.
+type Retrier struct {
+	c        *Client
+	throttle Throttle
+}
+
+func (r *Retrier) throttledIfSet(ctx context.Context) error {
+	var err error
+	for n := uint(0); n < 10; n++ { // want `loop \[10 attempts\] delay=fixed`
+		if err = r.c.Call(ctx); err == nil {
+			return nil
+		}
+		if r.throttle != nil && !r.throttle.AllowRetry(n, err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Look-alike: a nil throttle stops the retrying, so every retry asked one.
+func (r *Retrier) throttledOrStop(ctx context.Context) error {
+	var err error
+	for n := uint(0); n < 10; n++ { // want `loop \[10 attempts\] guard=r.throttle.AllowRetry delay=fixed`
+		if err = r.c.Call(ctx); err == nil {
+			return nil
+		}
+		if r.throttle == nil || !r.throttle.AllowRetry(n, err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+var shared = &tokens{}
+
+// Look-alike: a package-level budget asked on every failing path.
+func (r *Retrier) packageBudget(ctx context.Context) error {
+	var err error
+	for n := 0; n < 10; n++ { // want `loop \[10 attempts\] guard=shared.TryWithdraw delay=fixed`
+		if err = r.c.Call(ctx); err == nil {
+			return nil
+		}
+		if !shared.TryWithdraw() {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// The same throttle behind a nil test of its own, then asked: budgeted.
+func (r *Retrier) throttledElseStop(ctx context.Context) error {
+	var err error
+	for n := uint(0); n < 10; n++ { // want `loop \[10 attempts\] guard=r.throttle.AllowRetry delay=fixed`
+		if err = r.c.Call(ctx); err == nil {
+			return nil
+		}
+		if r.throttle == nil {
+			return err
+		}
+		if !r.throttle.AllowRetry(n, err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// ---- A guard counts only when its refusal stops the retrying ----
+
+// The refusal only skips the wait: the next attempt comes anyway.
+func (s *Service) refusalSkipsWait(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		if s.tok.TryWithdraw() {
+			time.Sleep(time.Second)
+		}
+	}
+	return err
+}
+
+// The refusal is counted and ignored.
+func (s *Service) refusalIgnored(ctx context.Context) error {
+	var err error
+	logged := 0
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		if !s.tok.TryWithdraw() {
+			logged++
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Look-alike: the allowed side goes round, the refusal returns.
+func (s *Service) allowedGoesRound(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.tok.TryWithdraw`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		if s.tok.TryWithdraw() {
+			time.Sleep(time.Second)
+			continue
+		}
+		return err
+	}
+	return err
+}
+
+// The answer kept in a variable and ignored.
+func (s *Service) verdictIgnored(ctx context.Context) error {
+	var err error
+	refused := 0
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		ok := s.tok.TryWithdraw()
+		if !ok {
+			refused++
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Look-alike: the answer kept in a variable, and a refusal returns.
+func (s *Service) verdictKept(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.tok.TryWithdraw`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		ok := s.tok.TryWithdraw()
+		if !ok {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A limiter's refusal logged, and the retrying goes on.
+func (s *Service) waitIgnored(ctx context.Context) error {
+	var err error
+	refused := 0
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		if werr := s.lim.Wait(ctx); werr != nil {
+			refused++
+		}
+	}
+	return err
+}
+
+// Look-alike: a limiter's refusal returns.
+func (s *Service) waitRefusalReturns(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.lim.Wait`
+		if err = s.c.Call(ctx); err == nil {
+			return nil
+		}
+		if s.lim.Wait(ctx) != nil {
+			return err
+		}
+	}
+	return err
+}

@@ -665,6 +665,202 @@ func countdownConst(ctx context.Context, c *Client) error {
 	return errBusy
 }
 
+// The counter compared with an offset: attempt+1 counts the attempts
+// made, so attempt+1 >= 3 leaves after the third.
+func offsetGEQ(ctx context.Context, c *Client) error {
+	for attempt := 0; ; attempt++ { // want `loop \[3 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if attempt+1 >= 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// attempt+1 > 3 leaves after the fourth.
+func offsetGTR(ctx context.Context, c *Client) error {
+	for attempt := 0; ; attempt++ { // want `loop \[4 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if attempt+1 > 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// The offset on the right: 3 <= attempt+1 is attempt+1 >= 3.
+func offsetFlipped(ctx context.Context, c *Client) error {
+	for attempt := 0; ; attempt++ { // want `loop \[3 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if 3 <= attempt+1 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// The offset on the limit: attempt >= max-1 leaves after max attempts.
+func offsetLimit(ctx context.Context, c *Client, max int) error {
+	for attempt := 0; ; attempt++ { // want `loop \[max attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if attempt >= max-1 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Tested after the increment, attempts-1 is one behind: attempts-1 == 3
+// leaves after the fourth.
+func offsetAfterIncrement(ctx context.Context, c *Client) error {
+	attempts := 0
+	for { // want `loop \[4 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		attempts++
+		if attempts-1 == 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// In the loop condition, before the attempt: i+1 < 3 makes two.
+func offsetCond(ctx context.Context, c *Client) error {
+	for i := 0; i+1 < 3; i++ { // want `loop \[2 attempts\]`
+		if err := c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errBusy
+}
+
+// A countdown with an offset: retries-1 < 0 leaves when retries is 0,
+// after retries+1 attempts.
+func offsetCountdown(ctx context.Context, c *Client, retries int) error {
+	for { // want `loop \[retries\+1 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if retries-1 < 0 {
+			return err
+		}
+		retries--
+		time.Sleep(time.Second)
+	}
+}
+
+// With a context to stop it too: the count still bounds it.
+func offsetWithContext(ctx context.Context, c *Client) error {
+	for attempt := 0; ; attempt++ { // want `loop \[3 attempts\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if attempt+1 >= 3 {
+			return err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Look-alike: the offset is on another variable, which counts nothing.
+func offsetOther(ctx context.Context, c *Client, base int) error {
+	for attempt := 0; ; attempt++ { // want `loop \[unbounded\]`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if base+1 >= 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A policy decides the last attempt, and a context stops the wait: the
+// policy is the bound, not the context.
+type lastPolicy struct {
+	ctx context.Context
+	max int
+}
+
+func (r *lastPolicy) isLast(n int) bool { return n+1 >= r.max }
+
+func (r *lastPolicy) run(c *Client) error {
+	var err error
+	n := 0
+	for { // want `loop \[unknown bound\] delay=yes`
+		if err = c.Put(r.ctx, "k", "v"); err == nil {
+			return nil
+		}
+		if r.isLast(n) {
+			break
+		}
+		n++
+		select {
+		case <-time.After(time.Second):
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		}
+	}
+	return err
+}
+
+// A count under a condition beats the context too.
+func condCountWithContext(ctx context.Context, c *Client, limited bool) error {
+	for attempt := 0; ; attempt++ { // want `loop \[3 attempts\] delay=yes`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if limited && attempt >= 2 {
+			return err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Look-alike: the context alone stops it; an exit nobody can read beside
+// it (a flag of unknown meaning) does not count.
+func contextOnly(ctx context.Context, c *Client) error {
+	for { // want `loop \[time-bounded`
+		err := c.Put(ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // ---- Precision ----
 
 // Look-alike: a reading loop that ends on an error or when enough came.
