@@ -111,9 +111,15 @@ func (a *analyzer) offset(b Bound, n int64) Bound {
 }
 
 // attemptBeforeLoop reports whether the attempt is also made once before
-// the loop, its error tested by the loop condition: err := call(); for
-// err != nil && i < 3 { ...; err = call() }.
+// the loop, and the loop runs only after it failed: its error is tested
+// by the loop condition (err := call(); for err != nil && i < 3 { ...;
+// err = call() }), or the statement just before the loop leaves when it
+// succeeded (err := call(); if err == nil { return nil }; for a := 1; a <
+// n; a++ { ... }).
 func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
+	if a.failedBeforeLoop(l, f) {
+		return true
+	}
 	if l.cond == nil {
 		return false
 	}
@@ -144,6 +150,117 @@ func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
 		return found
 	}
 	return false
+}
+
+// failedBeforeLoop reports whether the loop is just after the attempt,
+// made once, and an if that returns when it succeeded: err := call(); if
+// err == nil { return nil }, or ok, err := try(); if !retry { return err }.
+func (a *analyzer) failedBeforeLoop(l *loop, f *flow) bool {
+	list, k := stmtListOf(astx.FuncBody(l.fn), l.stmt)
+	if k < 1 {
+		return false
+	}
+	ifs, ok := list[k-1].(*ast.IfStmt)
+	if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	pre := ifs.Init
+	if pre == nil && k >= 2 {
+		pre = list[k-2]
+	}
+	lhs, rhs := assignParts(pre)
+	if len(rhs) != 1 {
+		return false
+	}
+	c, ok := unparen(rhs[0]).(*ast.CallExpr)
+	if !ok || types.ExprString(c.Fun) != types.ExprString(f.call.Fun) || a.callee(c) != a.callee(f.call) {
+		return false // another operation
+	}
+	results := map[types.Object]bool{}
+	for _, e := range lhs {
+		if o := a.objOf(e); o != nil {
+			results[o] = true
+		}
+	}
+	// One disjunct that holds on success is enough: the if returns then.
+	for _, d := range disjuncts(ifs.Cond) {
+		if a.successTest(d, results) {
+			return true
+		}
+	}
+	return false
+}
+
+// successTest reports whether e holds when the call that set results
+// succeeded: its error is nil (err == nil), or its verdict says no retry
+// is wanted (!retry, ok).
+func (a *analyzer) successTest(e ast.Expr, results map[types.Object]bool) bool {
+	e = unparen(e)
+	want := true
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		e, want = unparen(u.X), false
+	}
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if !want || x.Op != token.EQL {
+			return false
+		}
+		v := x.X
+		if a.isNil(v) {
+			v = x.Y
+		} else if !a.isNil(x.Y) {
+			return false
+		}
+		o := a.objOf(v)
+		return o != nil && results[o] && typesx.IsError(o.Type())
+	case *ast.Ident:
+		o := a.pass.TypesInfo.Uses[x]
+		if o == nil || !results[o] || !isBool(o.Type()) {
+			return false
+		}
+		switch namePolarity(o.Name(), 0) {
+		case +1: // retry: false is success
+			return !want
+		case -1: // ok: true is success
+			return want
+		}
+	}
+	return false
+}
+
+// stmtListOf returns the statement list of body that holds s (or the
+// labeled statement of s), and its index there; -1 when there is none.
+func stmtListOf(body *ast.BlockStmt, s ast.Stmt) ([]ast.Stmt, int) {
+	var list []ast.Stmt
+	idx := -1
+	if body == nil {
+		return nil, -1
+	}
+	find := func(l []ast.Stmt) {
+		for i, t := range l {
+			if ls, ok := t.(*ast.LabeledStmt); ok && ls.Stmt == s || t == s {
+				list, idx = l, i
+			}
+		}
+	}
+	astx.InspectNoLit(body, func(n ast.Node) bool {
+		if idx >= 0 {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			find(n.List)
+		case *ast.CaseClause:
+			find(n.Body)
+		case *ast.CommClause:
+			find(n.Body)
+		}
+		return idx < 0
+	})
+	return list, idx
 }
 
 type exitKind uint8

@@ -15,6 +15,7 @@ type Client struct{}
 
 func (c *Client) Get(ctx context.Context, key string) (string, error) { return "", nil }
 func (c *Client) Put(ctx context.Context, key, v string) error        { return nil }
+func (c *Client) Try(ctx context.Context) (retry bool, err error)     { return false, nil }
 
 type Service struct {
 	inventory *Client

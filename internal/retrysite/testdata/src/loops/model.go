@@ -861,6 +861,85 @@ func contextOnly(ctx context.Context, c *Client) error {
 	}
 }
 
+// The first attempt before the loop, which is entered only when it
+// failed: the loop's attempts come after it, so n in all.
+func firstBefore(ctx context.Context, c *Client, n int) error {
+	err := c.Put(ctx, "k", "v")
+	if err == nil {
+		return nil
+	}
+	for a := 1; a < n; a++ { // want `loop \[n attempts\]`
+		time.Sleep(time.Second)
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// The same with the attempt in the if's init and a verdict that says
+// whether to retry: 1 + 2.
+func firstBeforeVerdict(ctx context.Context, c *Client) error {
+	retry, err := c.Try(ctx)
+	if !retry {
+		return err
+	}
+	for a := 1; a < 3; a++ { // want `loop \[3 attempts\]`
+		time.Sleep(time.Second)
+		if retry, err = c.Try(ctx); !retry {
+			return err
+		}
+	}
+	return err
+}
+
+// Look-alike: the call before the loop is entered on its success too (a
+// failure returns): no attempt of the retrying, 3 in the loop.
+func firstBeforeSuccessGoesOn(ctx context.Context, c *Client) error {
+	err := c.Put(ctx, "k", "v")
+	if err != nil {
+		return err
+	}
+	for a := 0; a < 3; a++ { // want `loop \[3 attempts\]`
+		time.Sleep(time.Second)
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alike: a different operation before the loop.
+func otherBefore(ctx context.Context, c *Client) error {
+	_, err := c.Get(ctx, "k")
+	if err == nil {
+		return nil
+	}
+	for a := 1; a < 3; a++ { // want `loop \[2 attempts\]`
+		time.Sleep(time.Second)
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alike: the success before the loop is only logged; the loop is
+// entered either way.
+func firstBeforeLogged(ctx context.Context, c *Client) error {
+	err := c.Put(ctx, "k", "v")
+	if err == nil {
+		fmt.Println("ok")
+	}
+	for a := 1; a < 3; a++ { // want `loop \[2 attempts\]`
+		time.Sleep(time.Second)
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
 // ---- Precision ----
 
 // Look-alike: a reading loop that ends on an error or when enough came.
