@@ -50,7 +50,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 		}
 	}
-	var count, timed, cond, other, noted *Bound
+	var count, timed, cond, other, noted, policy *Bound
 	for _, e := range f.exits {
 		for _, t := range a.triggers(l, f, e) {
 			switch b, kind := a.exitBound(l, f, e, t); kind {
@@ -78,28 +78,52 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 				if noted == nil && b.Note != "" {
 					noted = &b
 				}
+				if policy == nil && b.Note != "" && a.readsCount(l, t) {
+					policy = &b
+				}
 			}
 		}
 	}
-	// What counts the attempts wins: a count, one under a condition, an
-	// exit a call decides (a policy's "is this the last attempt"). A
-	// context or a deadline bounds the loop only when nothing counts: it
-	// stops the waiting, and the count is what a reader can act on.
+	// What counts the attempts on every path wins: a count, or an exit a
+	// call decides from the loop's count (a policy's "is this the last
+	// attempt", r.isLast(n)). A context or a deadline bounds the loop
+	// only when nothing counts: it stops the waiting, and the count is
+	// what a reader can act on. A count under a condition (when
+	// max > 0) leaves the other paths to the clock, and a call that is
+	// given no count (a classifier of the error, r.retryIf(err)) sorts the
+	// failures: the clock stays the bound.
 	switch {
 	case count != nil:
 		return a.offset(*count, pre)
+	case policy != nil:
+		return *policy
+	case timed != nil:
+		return *timed
 	case cond != nil:
 		return a.offset(*cond, pre)
 	case noted != nil:
 		return *noted
-	case timed != nil:
-		return *timed
 	case other != nil:
 		return *other
 	case l.ticker != nil:
 		return a.backoffV4Bound(arg(l.ticker, 0), l.fn)
 	}
 	return Bound{Kind: Unbounded}
+}
+
+// readsCount reports whether an exit's trigger reads a counter of the
+// loop (the for statement's, or a variable it increments or decrements).
+func (a *analyzer) readsCount(l *loop, t ast.Expr) bool {
+	found := false
+	astx.InspectNoLit(t, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found {
+			if o := a.pass.TypesInfo.Uses[id]; o != nil && (o == l.counter || a.countedIn(l, o, token.INC) || a.countedIn(l, o, token.DEC)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // offset adds n attempts made before the loop to a bound.

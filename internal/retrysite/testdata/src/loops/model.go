@@ -827,9 +827,31 @@ func (r *lastPolicy) run(c *Client) error {
 	return err
 }
 
-// A count under a condition beats the context too.
+// Look-alike: the call is given the error alone, which it sorts; it
+// counts nothing, and the context stays the bound.
+func (r *lastPolicy) classified(c *Client) error {
+	for { // want `loop \[time-bounded\] delay=yes`
+		err := c.Put(r.ctx, "k", "v")
+		if err == nil {
+			return nil
+		}
+		if !r.retryable(err) {
+			return err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		}
+	}
+}
+
+func (r *lastPolicy) retryable(err error) bool { return err != nil }
+
+// Look-alike: a count under a condition bounds only the paths where it
+// holds; the context bounds them all.
 func condCountWithContext(ctx context.Context, c *Client, limited bool) error {
-	for attempt := 0; ; attempt++ { // want `loop \[3 attempts\] delay=yes`
+	for attempt := 0; ; attempt++ { // want `loop \[time-bounded\] delay=yes`
 		err := c.Put(ctx, "k", "v")
 		if err == nil {
 			return nil
