@@ -76,18 +76,25 @@
 // did not arrive, but not failures an outage produces by themselves.
 //
 // A loop's bound is read from the exits a failing path passes on its way
-// to the next attempt: a counter compared with a limit (constants and
-// locals assigned once from a constant fold; an attempt made once before
-// the loop counts), a clock or a context, an exit decided by a call it
-// asks (a policy: "as many attempts as r.Retry allows"). Exits that only
-// sort the failures do not bound the transient ones; a loop with no other
-// exit is unbounded.
+// to the next attempt: a counter compared with a limit, also with an
+// offset (attempt+1 >= 3; constants and locals assigned once from a
+// constant fold), a clock or a context, an exit decided by a call it asks
+// (a policy: "as many attempts as r.Retry allows"). An attempt made once
+// before the loop counts when the loop runs only after it failed: the
+// loop condition tests its error, or the if just before the loop returns
+// on its success. A count, or a policy given the loop's count
+// (r.isLast(n)), is the bound over a clock or a context, which bounds the
+// loop only when nothing counts on every path. Exits that only sort the
+// failures do not bound the transient ones; a loop with no other exit is
+// unbounded.
 //
 // A retry loop is guarded when every failing path that reaches the next
-// attempt asks a budget (GuardRole says whether before each attempt or
-// after a failure), and the budget outlives the call: a counter made by
-// the function itself is no budget. A loop whose failures all first passed
-// a test for a concurrency conflict is exempt.
+// attempt asks a budget and was allowed by it (GuardRole says whether
+// before each attempt or after a failure), and the budget outlives the
+// call: a counter made by the function itself is no budget. A path that
+// skips the check (x != nil && !x.Allow(): x is nil) or goes on after a
+// refusal (the refusal only skips the wait) is not guarded. A loop whose
+// failures all first passed a test for a concurrency conflict is exempt.
 package retrysite
 
 import (
