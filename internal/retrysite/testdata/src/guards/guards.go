@@ -290,3 +290,14 @@ func (s *Service) waitRefusalReturns(ctx context.Context) error {
 	}
 	return err
 }
+
+// The attempt and the check in one condition: the check is asked after
+// each failure, and its refusal returns.
+func (s *Service) inAttemptCond(ctx context.Context) error {
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.tok.TryWithdraw`
+		if s.c.Call(ctx) == nil || !s.tok.TryWithdraw() {
+			return errors.New("done")
+		}
+	}
+	return nil
+}
