@@ -159,9 +159,6 @@ var delayNames = map[string]string{
 }
 
 func backoffText(s *auditSite) string {
-	if s.Kind == "helper" {
-		return "in the helper"
-	}
 	t := delayNames[s.Backoff.Delay]
 	if t == "" {
 		t = s.Backoff.Delay

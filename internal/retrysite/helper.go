@@ -79,7 +79,7 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 		if op < 0 {
 			continue
 		}
-		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != ""}
+		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != "", Backoff: s.Backoff}
 		if s.Bound.Param != "" && (s.Bound.ParamIndex >= params.Len() || params.At(s.Bound.ParamIndex).Name() != s.Bound.Param) {
 			f.Bound.Param = "" // a parameter of a function literal, not of the helper
 		}
@@ -170,14 +170,15 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 			name = fn.Pkg().Name() + "." + name
 		}
 		s := &Site{
-			Kind:   HelperCall,
-			Node:   call,
-			Pos:    call.Pos(),
-			Func:   astx.EnclosingFunc(cur),
-			API:    name,
-			Op:     call.Args[f.Op],
-			Bound:  a.callBound(f.Bound, call),
-			Helper: f,
+			Kind:    HelperCall,
+			Node:    call,
+			Pos:     call.Pos(),
+			Func:    astx.EnclosingFunc(cur),
+			API:     name,
+			Op:      call.Args[f.Op],
+			Bound:   a.callBound(f.Bound, call),
+			Backoff: f.Backoff,
+			Helper:  f,
 		}
 		if f.Exempt {
 			s.Exempt = "it retries only concurrency conflicts"

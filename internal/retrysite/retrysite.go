@@ -319,6 +319,16 @@ type Backoff struct {
 	Jitter bool
 }
 
+// String says the wait as tests and facts do: "fixed",
+// "exponential+jitter".
+func (b Backoff) String() string {
+	t := b.Delay.String()
+	if b.Jitter {
+		t += "+jitter"
+	}
+	return t
+}
+
 // GuardKind classifies a budget guard.
 type GuardKind uint8
 
@@ -472,6 +482,9 @@ type HelperFact struct {
 	Bound  Bound // the helper's attempt bound; Bound.Param names the parameter that counts, if one does
 	Guard  bool  // the helper's retries are guarded by a budget
 	Exempt bool  // the helper retries only concurrency conflicts
+	// Backoff is the wait the helper makes between attempts: a call of
+	// the helper waits as its retry site does.
+	Backoff Backoff
 }
 
 func (*HelperFact) AFact() {}
@@ -489,6 +502,9 @@ func (f *HelperFact) String() string {
 	}
 	if f.Exempt {
 		s += ", conflicts only"
+	}
+	if f.Backoff.Delay != NoDelay || f.Backoff.Jitter {
+		s += ", " + f.Backoff.String()
 	}
 	return s + ")"
 }

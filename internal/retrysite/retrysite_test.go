@@ -42,11 +42,8 @@ func describe(s *retrysite.Site) string {
 	if s.Exempt != "" {
 		b.WriteString(" exempt")
 	}
-	if s.Kind == retrysite.Loop {
-		fmt.Fprintf(&b, " delay=%s", s.Backoff.Delay)
-		if s.Backoff.Jitter {
-			b.WriteString("+jitter")
-		}
+	if s.Kind == retrysite.Loop || s.Kind == retrysite.HelperCall {
+		fmt.Fprintf(&b, " delay=%s", s.Backoff)
 	}
 	var deps []string
 	for _, at := range s.Attempts {

@@ -10,7 +10,7 @@ import (
 )
 
 // Do retries op up to 3 times.
-func Do(ctx context.Context, op func(context.Context) error) error { // want Do:"retryHelper\\(op=1, 3 attempts\\)"
+func Do(ctx context.Context, op func(context.Context) error) error { // want Do:"retryHelper\\(op=1, 3 attempts, fixed\\)"
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = op(ctx); err == nil {
@@ -35,12 +35,12 @@ func WithBudget(b *budget.Budget, op func() error) error { // want WithBudget:"r
 }
 
 // Lib retries op through a library.
-func Lib(op func() error) error { // want Lib:"retryHelper\\(op=0, 6 attempts\\)"
+func Lib(op func() error) error { // want Lib:"retryHelper\\(op=0, 6 attempts, exponential\\+jitter\\)"
 	return backoff.Retry(func() error { return op() }, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 5))
 }
 
 // Wrap is a helper because it calls one with its own parameter.
-func Wrap(op func(context.Context) error) error { // want Wrap:"retryHelper\\(op=0, 3 attempts\\)"
+func Wrap(op func(context.Context) error) error { // want Wrap:"retryHelper\\(op=0, 3 attempts, fixed\\)"
 	return Do(context.Background(), op)
 }
 
