@@ -20,11 +20,11 @@ import (
 // stays none. Waits on a ticker cannot be jittered: no fix.
 func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 	for _, w := range waits {
-		if w.ticker != nil || w.call == nil || w.dur == nil {
+		if w.Ticker != nil || w.Call == nil || w.Dur == nil {
 			return nil
 		}
 	}
-	pos := waits[0].at.Pos()
+	pos := waits[0].At.Pos()
 	file := fixutil.FileOf(c.pass, pos)
 	if file == nil {
 		return nil
@@ -41,16 +41,16 @@ func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 	}
 	randName, edits := fixutil.AddImport(c.pass.TypesInfo, file, path, pos)
 	for _, w := range waits {
-		text := c.src(w.dur)
+		text := c.src(w.Dur)
 		if text == "" {
 			return nil
 		}
-		v, isConst := c.constDuration(w.dur)
+		v, isConst := c.env.ConstDuration(w.Dur)
 		positive := isConst && v > 0
 		if isConst && !positive {
 			return nil // a wait of nothing: nothing to jitter
 		}
-		if positive && c.untyped(w.dur) {
+		if positive && c.untyped(w.Dur) {
 			if !haveTime {
 				return nil
 			}
@@ -71,7 +71,7 @@ func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 			}
 			repl = timeName + ".Duration(" + randName + ".Int63n(int64(" + text + ")))"
 		}
-		edits = append(edits, analysis.TextEdit{Pos: w.dur.Pos(), End: w.dur.End(), NewText: []byte(repl)})
+		edits = append(edits, analysis.TextEdit{Pos: w.Dur.Pos(), End: w.Dur.End(), NewText: []byte(repl)})
 	}
 	msg := "Wait a random time up to the computed wait (full jitter)"
 	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}

@@ -416,7 +416,7 @@ func (c *checker) fixedOf(x ast.Expr) string {
 	if x == nil {
 		return "a fixed time"
 	}
-	if v, ok := c.constDuration(x); ok && v >= 0 {
+	if v, ok := c.env.ConstDuration(x); ok && v >= 0 {
 		return "a fixed " + time.Duration(v).String()
 	}
 	if t := types.ExprString(x); len(t) <= 32 {
@@ -511,43 +511,13 @@ func (l *libReader) delayKind(x ast.Expr) kind {
 			return k
 		}
 	case *ast.FuncLit:
-		return l.c.literalSummary(e)
+		return l.c.env.LiteralSummary(e)
 	case *ast.Ident:
 		if fn, ok := l.info().Uses[e].(*types.Func); ok {
-			return l.c.summary(fn)
+			return l.c.env.Summary(fn)
 		}
 	}
 	return unknown
-}
-
-// literalSummary summarises a function literal's result like a
-// function's.
-func (c *checker) literalSummary(lit *ast.FuncLit) kind {
-	res := lit.Type.Results
-	if res == nil || res.NumFields() != 1 {
-		return unknown
-	}
-	s := c.newScope(lit, nil)
-	k := fixed
-	n := 0
-	astx.InspectNoLit(lit.Body, func(x ast.Node) bool {
-		if ret, ok := x.(*ast.ReturnStmt); ok {
-			n++
-			if len(ret.Results) != 1 {
-				k = unknown
-			} else {
-				k = join(k, s.of(ret.Results[0]))
-			}
-		}
-		return true
-	})
-	if n == 0 {
-		return unknown
-	}
-	if k == growing {
-		k = fixed
-	}
-	return k
 }
 
 // ---- sethvargo/go-retry -----------------------------------------------------
@@ -659,10 +629,10 @@ func (l *libReader) retryableBackoff(x ast.Expr) verdict {
 	var k kind = unknown
 	switch e := ast.Unparen(x).(type) {
 	case *ast.FuncLit:
-		k = l.c.literalSummary(e)
+		k = l.c.env.LiteralSummary(e)
 	case *ast.Ident:
 		if fn, ok := l.info().Uses[e].(*types.Func); ok {
-			k = l.c.summary(fn)
+			k = l.c.env.Summary(fn)
 		}
 	}
 	switch k {

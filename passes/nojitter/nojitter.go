@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
-	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 //go:embed doc.go
@@ -66,30 +65,40 @@ func (f *DelayFact) String() string {
 }
 
 type checker struct {
-	pass      *analysis.Pass
-	insp      *inspector.Inspector
-	decls     map[*types.Func]*ast.FuncDecl
-	summaries map[*types.Func]kind
-	done      map[token.Pos]bool
+	pass *analysis.Pass
+	insp *inspector.Inspector
+	env  *durkind.Env
+	done map[token.Pos]bool
 }
+
+// What a value depends on, as durkind says it.
+type kind = durkind.Kind
+
+const (
+	fixed   = durkind.Fixed
+	growing = durkind.Growing
+	unknown = durkind.Unknown
+	random  = durkind.Random
+)
+
+var join = durkind.Join
 
 func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
-		pass:      pass,
-		insp:      pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
-		decls:     map[*types.Func]*ast.FuncDecl{},
-		summaries: map[*types.Func]kind{},
-		done:      map[token.Pos]bool{},
+		pass: pass,
+		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		done: map[token.Pos]bool{},
 	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					c.decls[fn] = fd
-				}
-			}
+	c.env = durkind.New(pass.TypesInfo, pass.Pkg, pass.Files, func(fn *types.Func) (kind, bool) {
+		var f DelayFact
+		if !pass.ImportObjectFact(fn, &f) {
+			return unknown, false
 		}
-	}
+		if f.Random {
+			return random, true
+		}
+		return fixed, true
+	})
 	c.exportFacts()
 	for _, s := range retrysite.Of(pass).List {
 		switch s.Kind {
@@ -129,11 +138,11 @@ func (c *checker) exportFacts() {
 			if !ok || b.Info()&types.IsNumeric == 0 {
 				continue
 			}
-			switch c.summary(fn) {
+			switch c.env.Summary(fn) {
 			case random:
 				c.pass.ExportObjectFact(fn, &DelayFact{Random: true})
 			case fixed:
-				if isDuration(t) {
+				if durkind.IsDuration(t) {
 					c.pass.ExportObjectFact(fn, &DelayFact{})
 				}
 			}
@@ -141,24 +150,13 @@ func (c *checker) exportFacts() {
 	}
 }
 
-func isDuration(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Duration" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time"
-}
-
 func (c *checker) callee(call *ast.CallExpr) *types.Func {
 	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
 	return fn
 }
 
-// A wait is a place where a retry loop waits between attempts, and the
-// duration it waits.
-type wait struct {
-	call   *ast.CallExpr // the wait: time.Sleep, time.After, a timer's Reset, a sleep function
-	dur    ast.Expr      // its duration; nil for a ticker's receive
-	at     ast.Node      // where a diagnostic goes
-	ticker ast.Expr      // for a receive from a ticker made before, the ticker
-}
+// wait is a place where a retry loop waits between attempts.
+type wait = durkind.Wait
 
 // checkLoop reports a retry loop whose every wait between attempts is
 // deterministic.
@@ -169,8 +167,8 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		case *ast.GoStmt, *ast.DeferStmt:
 			continue
 		}
-		for _, w := range c.waitsIn(n) {
-			if v, ok := c.constDuration(w.dur); ok && v <= 0 {
+		for _, w := range c.env.WaitsIn(n) {
+			if v, ok := c.env.ConstDuration(w.Dur); ok && v <= 0 {
 				continue // time.Sleep(0): no wait
 			}
 			waits = append(waits, w)
@@ -179,25 +177,25 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 	if len(waits) == 0 {
 		return // no wait at all: a different problem
 	}
-	sc := c.newScope(c.outerFunc(s), s.Node)
+	sc := c.env.NewScope(c.outerFunc(s), s.Node)
 	k := fixed
 	for i, w := range waits {
-		if w.ticker != nil {
-			waits[i].dur = sc.tickerPeriod(w.ticker)
-			if waits[i].dur == nil {
+		if w.Ticker != nil {
+			waits[i].Dur = sc.TickerPeriod(w.Ticker)
+			if waits[i].Dur == nil {
 				return // a ticker made where the pass cannot see
 			}
 		}
-		k = join(k, sc.of(waits[i].dur))
+		k = join(k, sc.Of(waits[i].Dur))
 	}
 	if k == unknown || k == random {
 		return
 	}
 	first := waits[0]
-	if c.done[first.at.Pos()] {
+	if c.done[first.At.Pos()] {
 		return
 	}
-	c.done[first.at.Pos()] = true
+	c.done[first.At.Pos()] = true
 	var msg, cat string
 	switch {
 	case k == growing:
@@ -207,7 +205,7 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		cat = catFixed
 		msg = "retry waits " + c.fixedPhrase(waits) + " between attempts: clients that failed together retry together; add jitter"
 	}
-	d := analysis.Diagnostic{Pos: first.at.Pos(), End: first.at.End(), Category: cat, Message: msg}
+	d := analysis.Diagnostic{Pos: first.At.Pos(), End: first.At.End(), Category: cat, Message: msg}
 	d.Related = []analysis.RelatedInformation{{Pos: s.Pos, End: s.Pos + token.Pos(len("for")), Message: "the retry loop"}}
 	if fix := c.loopFix(waits); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -222,10 +220,10 @@ func (c *checker) fixedPhrase(waits []wait) string {
 	var val int64 = -1
 	text := ""
 	for i, w := range waits {
-		if w.dur == nil {
+		if w.Dur == nil {
 			return "a fixed time"
 		}
-		v, ok := c.constDuration(w.dur)
+		v, ok := c.env.ConstDuration(w.Dur)
 		if !ok {
 			val = -2
 		} else if i == 0 || val == v {
@@ -233,7 +231,7 @@ func (c *checker) fixedPhrase(waits []wait) string {
 		} else {
 			val = -2
 		}
-		t := types.ExprString(w.dur)
+		t := types.ExprString(w.Dur)
 		if i == 0 {
 			text = t
 		} else if text != t {
@@ -261,83 +259,4 @@ func (c *checker) outerFunc(s *retrysite.Site) ast.Node {
 		outer = p.Node()
 	}
 	return outer
-}
-
-// waitsIn returns the waits of one node of a loop's path.
-func (c *checker) waitsIn(n ast.Node) []wait {
-	var out []wait
-	astx.InspectNoLit(n, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.CallExpr:
-			if w, ok := c.waitCall(x); ok {
-				out = append(out, w)
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.ARROW {
-				if t := c.tickerOf(x.X); t != nil {
-					out = append(out, wait{at: x, ticker: t})
-				}
-			}
-		}
-		return true
-	})
-	return out
-}
-
-// waitCall reports whether call waits, and for how long: time.Sleep(d),
-// time.After(d), time.NewTimer(d), t.Reset(d), time.Tick(d), or a sleep
-// function taking a context and a duration (sleep(ctx, d)).
-func (c *checker) waitCall(call *ast.CallExpr) (wait, bool) {
-	fn := c.callee(call)
-	if fn == nil || len(call.Args) == 0 {
-		return wait{}, false
-	}
-	path, name, recv := typesx.PkgPath(fn), fn.Name(), typesx.RecvName(fn)
-	switch {
-	case path == "time" && recv == "" && (name == "Sleep" || name == "After" || name == "NewTimer" || name == "Tick") && len(call.Args) == 1:
-		return wait{call: call, dur: call.Args[0], at: call}, true
-	case path == "time" && (recv == "Timer" || recv == "Ticker") && name == "Reset" && len(call.Args) == 1:
-		return wait{call: call, dur: call.Args[0], at: call}, true
-	}
-	if len(call.Args) != 2 || !isSleepName(name) {
-		return wait{}, false
-	}
-	ctx, dur := c.pass.TypesInfo.TypeOf(call.Args[0]), c.pass.TypesInfo.TypeOf(call.Args[1])
-	if ctx == nil || dur == nil || !isContext(ctx) || !isDuration(dur) {
-		return wait{}, false
-	}
-	return wait{call: call, dur: call.Args[1], at: call}, true
-}
-
-// isSleepName reports whether a function's name says it waits.
-func isSleepName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"sleep", "wait", "pause", "delay", "backoff"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Context" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context"
-}
-
-// tickerOf returns the ticker whose channel x is (t in t.C), or nil.
-func (c *checker) tickerOf(x ast.Expr) ast.Expr {
-	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "C" {
-		return nil
-	}
-	t := c.pass.TypesInfo.TypeOf(sel.X)
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Name() != "Ticker" || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
-		return nil
-	}
-	return sel.X
 }

@@ -1,10 +1,12 @@
-package nojitter
-
-// This file tells what a duration expression depends on: constants and
-// loop-invariant values (fixed), the attempt (growing), a random source
-// (random), or something the pass cannot see (unknown). Functions of the
-// package are summarised from their returns; functions of other packages
-// are known through DelayFacts.
+// Package durkind tells what a wait's duration depends on: constants and
+// loop-invariant values (Fixed), the attempt (Growing), a random source
+// (Random), or something it cannot see (Unknown); and where a retry loop
+// waits. Functions of the package are summarised from their returns;
+// functions of other packages are known through what the caller imports
+// (the nojitter pass's facts). The retry-site analysis classifies a loop's
+// backoff with it, and the nojitter pass judges jitter with it, so the two
+// agree.
+package durkind
 
 import (
 	"go/ast"
@@ -18,21 +20,22 @@ import (
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
-// kind is what a value depends on. Combining two values keeps the
-// strongest: a random term anywhere makes the result random; otherwise
-// anything unknown makes it unknown; otherwise a value that changes with
-// the attempt makes it growing.
-type kind uint8
+// Kind is what a value depends on. Combining two values keeps the
+// strongest: a random term anywhere makes the result Random; otherwise
+// anything Unknown makes it Unknown; otherwise a value that changes with
+// the attempt makes it Growing.
+type Kind uint8
 
 const (
-	fixed   kind = iota // constants and values that do not change between attempts
-	growing             // a value that changes with the attempt, deterministically
-	unknown             // something the pass cannot follow (a value from the server, a call it cannot see)
-	random              // a random source contributes
+	Fixed   Kind = iota // constants and values that do not change between attempts
+	Growing             // a value that changes with the attempt, deterministically
+	Unknown             // something the pass cannot follow (a value from the server, a call it cannot see)
+	Random              // a random source contributes
 )
 
-func join(a, b kind) kind {
-	rank := [...]int{fixed: 0, growing: 1, unknown: 2, random: 3}
+// Join combines two kinds, keeping the strongest.
+func Join(a, b Kind) Kind {
+	rank := [...]int{Fixed: 0, Growing: 1, Unknown: 2, Random: 3}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -52,34 +55,37 @@ type assign struct {
 	over ast.Expr
 }
 
-// scope holds what one function assigns, for evaluating its locals.
-type scope struct {
-	c       *checker
+// Scope holds what one function assigns, for evaluating its locals.
+type Scope struct {
+	c       *Env
 	fn      ast.Node // the *ast.FuncDecl (or top-level *ast.FuncLit) whose body is read
 	loop    ast.Node // the retry loop whose iterations the values are judged across; nil in a summary
 	vars    map[*types.Var][]assign
 	fields  map[string][]assign // assignments to selector expressions, by their text
 	escaped map[*types.Var]bool // variables whose address is taken
 	params  map[*types.Var]bool // parameters and receivers of the function and of its literals
-	memo    map[*types.Var]kind
+	memo    map[*types.Var]Kind
 	busy    map[*types.Var]bool
 	busyKey map[string]bool // fields being judged
 }
 
-func (c *checker) newScope(fn, loop ast.Node) *scope {
-	return &scope{c: c, fn: fn, loop: loop, memo: map[*types.Var]kind{}, busy: map[*types.Var]bool{}, busyKey: map[string]bool{}}
+// NewScope returns the scope of a function declaration or literal fn;
+// loop, when not nil, is the retry loop across whose iterations values
+// are judged.
+func (c *Env) NewScope(fn, loop ast.Node) *Scope {
+	return &Scope{c: c, fn: fn, loop: loop, memo: map[*types.Var]Kind{}, busy: map[*types.Var]bool{}, busyKey: map[string]bool{}}
 }
 
 // read collects what the function assigns, on first need: most values
 // (constants, calls) need none of it.
-func (s *scope) read() {
+func (s *Scope) read() {
 	if s.vars != nil {
 		return
 	}
 	s.vars, s.fields = map[*types.Var][]assign{}, map[string][]assign{}
 	s.escaped, s.params = map[*types.Var]bool{}, map[*types.Var]bool{}
 	c, fn := s.c, s.fn
-	info := c.pass.TypesInfo
+	info := c.info
 	fields := func(fl *ast.FieldList, results bool) {
 		if fl == nil {
 			return
@@ -166,82 +172,82 @@ func (s *scope) read() {
 }
 
 // inLoop reports whether pos lies in the retry loop (its header included).
-func (s *scope) inLoop(pos token.Pos) bool {
+func (s *Scope) inLoop(pos token.Pos) bool {
 	return s.loop != nil && s.loop.Pos() <= pos && pos < s.loop.End()
 }
 
-// of returns what the value of x depends on.
-func (s *scope) of(x ast.Expr) kind {
-	info := s.c.pass.TypesInfo
+// Of returns what the value of x depends on.
+func (s *Scope) Of(x ast.Expr) Kind {
+	info := s.c.info
 	if tv, ok := info.Types[x]; ok && tv.Value != nil {
-		return fixed
+		return Fixed
 	}
 	switch x := x.(type) {
 	case *ast.ParenExpr:
-		return s.of(x.X)
+		return s.Of(x.X)
 	case *ast.Ident:
 		switch obj := info.Uses[x].(type) {
 		case *types.Const:
-			return fixed
+			return Fixed
 		case *types.Var:
 			return s.varKind(obj)
 		case *types.Nil:
-			return fixed
+			return Fixed
 		}
-		return unknown
+		return Unknown
 	case *ast.SelectorExpr:
 		return s.selector(x)
 	case *ast.BinaryExpr:
-		return join(s.of(x.X), s.of(x.Y))
+		return Join(s.Of(x.X), s.Of(x.Y))
 	case *ast.UnaryExpr:
 		if x.Op == token.ARROW || x.Op == token.AND {
-			return unknown
+			return Unknown
 		}
-		return s.of(x.X)
+		return s.Of(x.X)
 	case *ast.IndexExpr:
-		return join(s.of(x.X), s.of(x.Index))
+		return Join(s.Of(x.X), s.Of(x.Index))
 	case *ast.SliceExpr:
-		return s.of(x.X)
+		return s.Of(x.X)
 	case *ast.CompositeLit:
-		k := fixed
+		k := Fixed
 		for _, e := range x.Elts {
 			if kv, ok := e.(*ast.KeyValueExpr); ok {
 				e = kv.Value
 			}
-			k = join(k, s.of(e))
+			k = Join(k, s.Of(e))
 		}
 		return k
 	case *ast.CallExpr:
 		return s.call(x)
 	}
-	return unknown
+	return Unknown
 }
 
 // varKind says what a variable depends on: a parameter or a package
-// variable is fixed (an input of the call, a setting); a local, what it is
-// assigned, growing when the retry loop changes it from its own value.
-func (s *scope) varKind(v *types.Var) kind {
+// variable is Fixed (an input of the call, a setting); a local, what it is
+// assigned, Growing when the retry loop changes it from its own value.
+func (s *Scope) varKind(v *types.Var) Kind {
 	if k, ok := s.memo[v]; ok {
 		return k
 	}
 	if s.busy[v] {
-		return fixed // its own value: judged by the assignment that reads it
+		return Fixed // its own value: judged by the assignment that reads it
 	}
 	s.read()
 	list, local := s.vars[v]
 	if !local {
 		if v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || s.params[v] {
-			return fixed
+			return Fixed
 		}
-		return unknown // a variable of an enclosing function the scope does not read
+		return Unknown // a variable of an enclosing function the scope does not read
 	}
 	if s.escaped[v] {
-		return unknown
+		return Unknown
 	}
 	s.busy[v] = true
-	k := fixed
+	k := Fixed
 	for _, a := range list {
-		k = join(k, s.assigned(v, a))
+		k = Join(k, s.assigned(v, a))
 	}
 	delete(s.busy, v)
 	s.memo[v] = k
@@ -249,86 +255,86 @@ func (s *scope) varKind(v *types.Var) kind {
 }
 
 // assigned says what one assignment gives a variable.
-func (s *scope) assigned(v *types.Var, a assign) kind {
-	var k kind
+func (s *Scope) assigned(v *types.Var, a assign) Kind {
+	var k Kind
 	switch {
 	case a.iter:
-		k = s.of(a.over)
+		k = s.Of(a.over)
 		if s.inLoop(a.pos) {
-			k = join(k, growing) // a range in the retry loop: a new value each time round
+			k = Join(k, Growing) // a range in the retry loop: a new value each time round
 		}
 		return k
 	case a.tok == token.VAR:
-		return fixed
+		return Fixed
 	case a.rhs == nil: // x++, x--
 		if s.inLoop(a.pos) {
-			return growing
+			return Growing
 		}
-		return fixed
+		return Fixed
 	case a.part:
 		k = s.multi(a.rhs)
 	default:
-		k = s.of(a.rhs)
+		k = s.Of(a.rhs)
 	}
-	if s.inLoop(a.pos) && (a.tok != token.ASSIGN && a.tok != token.DEFINE || typesx.Refers(s.c.pass.TypesInfo, a.rhs, v)) {
-		k = join(k, growing) // d *= 2, d = next(d)
+	if s.inLoop(a.pos) && (a.tok != token.ASSIGN && a.tok != token.DEFINE || typesx.Refers(s.c.info, a.rhs, v)) {
+		k = Join(k, Growing) // d *= 2, d = next(d)
 	}
 	return k
 }
 
 // multi says what one result of a call with several results depends on:
-// random when the call is a random source, else unknown.
-func (s *scope) multi(x ast.Expr) kind {
+// Random when the call is a random source, else Unknown.
+func (s *Scope) multi(x ast.Expr) Kind {
 	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
 		if fn := s.c.callee(call); fn != nil && randomPkgs[typesx.PkgPath(fn)] {
-			return random
+			return Random
 		}
 	}
-	return unknown
+	return Unknown
 }
 
 // selector says what x.f depends on: a qualified constant or variable is
-// fixed; a field is a setting of the value it belongs to (fixed), unless
+// Fixed; a field is a setting of the value it belongs to (Fixed), unless
 // the function assigns it, or its value is remade between attempts (the
 // attempt's response).
-func (s *scope) selector(x *ast.SelectorExpr) kind {
-	info := s.c.pass.TypesInfo
+func (s *Scope) selector(x *ast.SelectorExpr) Kind {
+	info := s.c.info
 	if id, ok := x.X.(*ast.Ident); ok {
 		if _, ok := info.Uses[id].(*types.PkgName); ok {
 			switch info.Uses[x.Sel].(type) {
 			case *types.Const, *types.Var:
-				return fixed
+				return Fixed
 			}
-			return unknown
+			return Unknown
 		}
 	}
 	sel, ok := info.Selections[x]
 	if !ok || sel.Kind() != types.FieldVal {
-		return unknown
+		return Unknown
 	}
-	k := fixed
+	k := Fixed
 	key := types.ExprString(x)
 	s.read()
 	if list, ok := s.fields[key]; ok && !s.busyKey[key] {
 		s.busyKey[key] = true
 		defer delete(s.busyKey, key)
 		for _, a := range list {
-			ak := unknown
+			ak := Unknown
 			switch {
 			case a.rhs == nil:
-				ak = fixed
+				ak = Fixed
 				if s.inLoop(a.pos) {
-					ak = growing
+					ak = Growing
 				}
 			case a.part:
 				ak = s.multi(a.rhs)
 			default:
-				ak = s.of(a.rhs)
+				ak = s.Of(a.rhs)
 				if s.inLoop(a.pos) && (a.tok != token.ASSIGN || mentionsText(a.rhs, key)) {
-					ak = join(ak, growing)
+					ak = Join(ak, Growing)
 				}
 			}
-			k = join(k, ak)
+			k = Join(k, ak)
 		}
 	}
 	// The value the field belongs to: remade in the loop, its fields are
@@ -336,12 +342,12 @@ func (s *scope) selector(x *ast.SelectorExpr) kind {
 	if base := rootVar(info, x.X); base != nil {
 		for _, a := range s.vars[base] {
 			if s.inLoop(a.pos) {
-				k = join(k, s.varKind(base))
+				k = Join(k, s.varKind(base))
 				break
 			}
 		}
 	} else if _, ok := ast.Unparen(x.X).(*ast.CallExpr); ok {
-		k = join(k, s.of(x.X))
+		k = Join(k, s.Of(x.X))
 	}
 	return k
 }
@@ -365,52 +371,52 @@ func rootVar(info *types.Info, x ast.Expr) *types.Var {
 }
 
 // call says what a call's result depends on.
-func (s *scope) call(call *ast.CallExpr) kind {
-	info := s.c.pass.TypesInfo
-	args := func(k kind) kind {
+func (s *Scope) call(call *ast.CallExpr) Kind {
+	info := s.c.info
+	args := func(k Kind) Kind {
 		for _, a := range call.Args {
-			k = join(k, s.of(a))
+			k = Join(k, s.Of(a))
 		}
 		return k
 	}
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-		return args(fixed) // a conversion
+		return args(Fixed) // a conversion
 	}
 	switch fn := typeutil.Callee(info, call).(type) {
 	case *types.Builtin:
 		switch fn.Name() {
 		case "min", "max", "len", "cap", "real", "imag", "complex":
-			return args(fixed)
+			return args(Fixed)
 		}
-		return unknown
+		return Unknown
 	case *types.Func:
 		path := typesx.PkgPath(fn)
 		switch {
 		case randomPkgs[path]:
-			return random
+			return Random
 		case path == "math":
-			return args(fixed)
+			return args(Fixed)
 		case path == "time" && typesx.RecvName(fn) == "Duration":
-			k := args(fixed)
+			k := args(Fixed)
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				k = join(k, s.of(sel.X))
+				k = Join(k, s.Of(sel.X))
 			}
 			return k
 		}
-		switch s.c.summary(fn) {
-		case random:
-			return random
-		case fixed:
-			k := args(fixed)
+		switch s.c.Summary(fn) {
+		case Random:
+			return Random
+		case Fixed:
+			k := args(Fixed)
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
 				if _, isPkg := info.Uses[identOf(sel.X)].(*types.PkgName); !isPkg {
-					k = join(k, s.of(sel.X))
+					k = Join(k, s.Of(sel.X))
 				}
 			}
 			return k
 		}
 	}
-	return unknown
+	return Unknown
 }
 
 func identOf(x ast.Expr) *ast.Ident {
@@ -418,43 +424,41 @@ func identOf(x ast.Expr) *ast.Ident {
 	return id
 }
 
-// summary says what a function's result depends on beyond its arguments
-// and receiver: fixed when it is computed from them deterministically,
-// random when a random source contributes, unknown otherwise. Functions of
-// other packages are known through their DelayFact.
-func (c *checker) summary(fn *types.Func) kind {
+// Summary says what a function's result depends on beyond its arguments
+// and receiver: Fixed when it is computed from them deterministically,
+// Random when a random source contributes, Unknown otherwise. Functions of
+// other packages are known through the import function of the Env.
+func (c *Env) Summary(fn *types.Func) Kind {
 	fn = fn.Origin()
 	if k, ok := c.summaries[fn]; ok {
 		return k
 	}
 	fd := c.decls[fn]
 	if fd == nil {
-		var f DelayFact
-		if fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &f) {
-			if f.Random {
-				return random
+		if fn.Pkg() != c.pkg && c.imported != nil {
+			if k, ok := c.imported(fn); ok {
+				return k
 			}
-			return fixed
 		}
-		return unknown
+		return Unknown
 	}
-	c.summaries[fn] = fixed // a recursive call: judged by the other returns
+	c.summaries[fn] = Fixed // a recursive call: judged by the other returns
 	k := c.summarise(fd)
 	c.summaries[fn] = k
 	return k
 }
 
-func (c *checker) summarise(fd *ast.FuncDecl) kind {
+func (c *Env) summarise(fd *ast.FuncDecl) Kind {
 	res := fd.Type.Results
 	if res == nil || res.NumFields() != 1 {
-		return unknown
+		return Unknown
 	}
-	s := c.newScope(fd, nil)
+	s := c.NewScope(fd, nil)
 	var named *types.Var
 	if len(res.List[0].Names) == 1 {
-		named, _ = c.pass.TypesInfo.Defs[res.List[0].Names[0]].(*types.Var)
+		named, _ = c.info.Defs[res.List[0].Names[0]].(*types.Var)
 	}
-	k := fixed
+	k := Fixed
 	n := 0
 	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
 		ret, ok := x.(*ast.ReturnStmt)
@@ -464,19 +468,19 @@ func (c *checker) summarise(fd *ast.FuncDecl) kind {
 		n++
 		switch {
 		case len(ret.Results) == 1:
-			k = join(k, s.of(ret.Results[0]))
+			k = Join(k, s.Of(ret.Results[0]))
 		case len(ret.Results) == 0 && named != nil:
-			k = join(k, s.varKind(named))
+			k = Join(k, s.varKind(named))
 		default:
-			k = unknown
+			k = Unknown
 		}
 		return true
 	})
 	if n == 0 {
-		return unknown
+		return Unknown
 	}
-	if k == growing {
-		k = fixed // deterministic in its inputs
+	if k == Growing {
+		k = Fixed // deterministic in its inputs
 	}
 	return k
 }
@@ -493,10 +497,10 @@ func mentionsText(x ast.Expr, key string) bool {
 	return found
 }
 
-// constDuration returns the constant value of x as a duration, if it is
+// ConstDuration returns the constant value of x as a duration, if it is
 // one.
-func (c *checker) constDuration(x ast.Expr) (int64, bool) {
-	tv, ok := c.pass.TypesInfo.Types[x]
+func (c *Env) ConstDuration(x ast.Expr) (int64, bool) {
+	tv, ok := c.info.Types[x]
 	if !ok || tv.Value == nil {
 		return 0, false
 	}
@@ -507,14 +511,14 @@ func (c *checker) constDuration(x ast.Expr) (int64, bool) {
 	return constant.Int64Val(v)
 }
 
-// tickerPeriod returns the period a ticker variable was made with (the d
+// TickerPeriod returns the period a ticker variable was made with (the d
 // of its only assignment t := time.NewTicker(d)), or nil.
-func (s *scope) tickerPeriod(x ast.Expr) ast.Expr {
+func (s *Scope) TickerPeriod(x ast.Expr) ast.Expr {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
 		return nil
 	}
-	v, ok := s.c.pass.TypesInfo.Uses[id].(*types.Var)
+	v, ok := s.c.info.Uses[id].(*types.Var)
 	s.read()
 	if !ok || len(s.vars[v]) != 1 || s.escaped[v] {
 		return nil
