@@ -67,6 +67,9 @@ type Scope struct {
 	memo    map[*types.Var]Kind
 	busy    map[*types.Var]bool
 	busyKey map[string]bool // fields being judged
+	// shape, set by NewShapeScope, judges the growth of a value apart
+	// from its jitter: a random term counts as what it is computed from.
+	shape bool
 }
 
 // NewScope returns the scope of a function declaration or literal fn;
@@ -174,6 +177,17 @@ func (s *Scope) read() {
 // inLoop reports whether pos lies in the retry loop (its header included).
 func (s *Scope) inLoop(pos token.Pos) bool {
 	return s.loop != nil && s.loop.Pos() <= pos && pos < s.loop.End()
+}
+
+// NewShapeScope is NewScope for judging how a wait changes between
+// attempts whatever its jitter: a random source counts as its arguments
+// (base + rand.N(base) is Fixed), and a method of the package on a
+// pointer, which may keep state between calls (a policy's Next), is
+// Unknown.
+func (c *Env) NewShapeScope(fn, loop ast.Node) *Scope {
+	s := c.NewScope(fn, loop)
+	s.shape = true
+	return s
 }
 
 // Of returns what the value of x depends on.
@@ -287,6 +301,9 @@ func (s *Scope) assigned(v *types.Var, a assign) Kind {
 func (s *Scope) multi(x ast.Expr) Kind {
 	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
 		if fn := s.c.callee(call); fn != nil && randomPkgs[typesx.PkgPath(fn)] {
+			if s.shape {
+				return Fixed
+			}
 			return Random
 		}
 	}
@@ -392,6 +409,8 @@ func (s *Scope) call(call *ast.CallExpr) Kind {
 	case *types.Func:
 		path := typesx.PkgPath(fn)
 		switch {
+		case randomPkgs[path] && s.shape:
+			return args(Fixed)
 		case randomPkgs[path]:
 			return Random
 		case path == "math":
@@ -403,7 +422,24 @@ func (s *Scope) call(call *ast.CallExpr) Kind {
 			}
 			return k
 		}
-		switch s.c.Summary(fn) {
+		if s.c.values != nil && fn.Pkg() != s.c.pkg {
+			if shape, jitter, ok := s.c.values(call); ok {
+				if jitter && !s.shape {
+					return Random
+				}
+				return shape
+			}
+		}
+		sum := s.c.Summary(fn)
+		if s.shape && sum != Unknown {
+			if r := fn.Signature().Recv(); r != nil && fn.Pkg() == s.c.pkg {
+				if _, ptr := types.Unalias(r.Type()).(*types.Pointer); ptr {
+					return Unknown
+				}
+			}
+			sum = Fixed
+		}
+		switch sum {
 		case Random:
 			return Random
 		case Fixed:

@@ -19,7 +19,13 @@ type Env struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]Kind
 	imported  func(*types.Func) (Kind, bool)
+	values    func(*ast.CallExpr) (shape Kind, jitter, ok bool)
 }
+
+// SetValues installs what the Env knows of calls of other packages'
+// functions beyond their facts: a retry library's backoff value
+// (b.NextBackOff(), bo.Pause()), by its shape and jitter.
+func (c *Env) SetValues(f func(*ast.CallExpr) (shape Kind, jitter, ok bool)) { c.values = f }
 
 // New returns the Env of a package's files. imported, when not nil, says
 // what a function of another package returns (through a fact); without it

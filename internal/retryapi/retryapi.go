@@ -32,8 +32,9 @@
 //
 // A Library groups the import paths of one library and version family:
 // its functional options and builder methods by name (Option: what each
-// does to the attempts, the budget and the wait), and the jitter facts of
-// its backoff values, which the nojitter pass reads. Guards lists the
+// does to the attempts, the budget and the wait), and the jitter and
+// delay facts of its backoff values, which the nojitter pass and the
+// retry-site analysis's backoff read. Guards lists the
 // budget checks of rate limiters and circuit breakers.
 package retryapi
 
@@ -249,6 +250,10 @@ type Library struct {
 	// Jitter says, by name, which of the library's functions, function
 	// values and types wait with or without jitter.
 	Jitter map[string]Jitter
+	// Delays says, by the same names, how the waits of those that make
+	// a backoff value (or are one) change between attempts: FixedDelay
+	// for a constant wait, GrowingDelay for a growing one.
+	Delays map[string]Delay
 }
 
 // GuardKind classifies the budget check of a Guard entry.

@@ -19,6 +19,7 @@ const (
 	K8sRetry      = "k8s"
 	K8sWait       = "k8swait"
 	RetryDo       = "retrydo"
+	Gax           = "gax"
 )
 
 // Projects: a library across its versions.
@@ -75,6 +76,13 @@ var backoffJitter = map[string]Jitter{
 	"WithContext":           WrapsFirst,
 }
 
+var backoffDelays = map[string]Delay{
+	"NewExponentialBackOff": GrowingDelay,
+	"ExponentialBackOff":    GrowingDelay,
+	"NewConstantBackOff":    FixedDelay,
+	"ConstantBackOff":       FixedDelay,
+}
+
 var retryGoOptions = map[string]Option{
 	"Attempts":                     {Effect: Attempts, Zero: ZeroForever, Note: "Attempts(0)"},
 	"UntilSucceeded":               {Effect: Forever, Note: "UntilSucceeded"},
@@ -92,6 +100,13 @@ var retryGoJitter = map[string]Jitter{
 	"CombineDelay":           Combines,
 }
 
+var retryGoDelays = map[string]Delay{
+	"FixedDelay":             FixedDelay,
+	"BackOffDelay":           GrowingDelay,
+	"RandomDelay":            FixedDelay, // a random wait up to MaxJitter, the same range every time
+	"FullJitterBackoffDelay": GrowingDelay,
+}
+
 var librariesTable = []*Library{
 	{Name: BackoffV4, Project: ProjectBackoff,
 		Paths: []string{"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4"},
@@ -99,7 +114,7 @@ var librariesTable = []*Library{
 			"WithMaxElapsedTime":      {Effect: TimeCap, Note: "MaxElapsedTime is 0"},
 			"WithRandomizationFactor": {Effect: SetsFactor},
 		},
-		Jitter: backoffJitter},
+		Jitter: backoffJitter, Delays: backoffDelays},
 	{Name: BackoffV5, Project: ProjectBackoff, OpaqueOptions: true,
 		Paths: []string{"github.com/cenkalti/backoff/v5"},
 		Options: map[string]Option{
@@ -108,13 +123,13 @@ var librariesTable = []*Library{
 			"WithBackOff":             {Effect: SetsBackoff},
 			"WithRandomizationFactor": {Effect: SetsFactor},
 		},
-		Jitter: backoffJitter},
+		Jitter: backoffJitter, Delays: backoffDelays},
 	{Name: RetryGo, Project: ProjectRetryGo,
 		Paths:   []string{"github.com/avast/retry-go", "github.com/avast/retry-go/v3", "github.com/avast/retry-go/v4"},
-		Options: retryGoOptions, Jitter: retryGoJitter},
+		Options: retryGoOptions, Jitter: retryGoJitter, Delays: retryGoDelays},
 	{Name: RetryGoV5, Project: ProjectRetryGo,
 		Paths:   []string{"github.com/avast/retry-go/v5"},
-		Options: retryGoOptions, Jitter: retryGoJitter},
+		Options: retryGoOptions, Jitter: retryGoJitter, Delays: retryGoDelays},
 	{Name: GoRetry, Project: ProjectGoRetry,
 		Paths: []string{"github.com/sethvargo/go-retry"},
 		Jitter: map[string]Jitter{
@@ -130,6 +145,11 @@ var librariesTable = []*Library{
 			"WithMaxRetries":     Wraps,
 			"WithCappedDuration": Wraps,
 			"WithMaxDuration":    Wraps,
+		},
+		Delays: map[string]Delay{
+			"NewExponential": GrowingDelay,
+			"NewConstant":    FixedDelay,
+			"NewFibonacci":   GrowingDelay,
 		}},
 	{Name: RetryableHTTP, Project: ProjectRetryableHTTP,
 		Paths: []string{"github.com/hashicorp/go-retryablehttp"},
@@ -165,6 +185,11 @@ var librariesTable = []*Library{
 	{Name: K8sRetry, Paths: []string{"k8s.io/client-go/util/retry"}},
 	{Name: K8sWait, Paths: []string{"k8s.io/apimachinery/pkg/util/wait"}},
 	{Name: RetryDo, Paths: []string{"github.com/retrylint/retrylint/budget/retry"}},
+	// gax-go: a Backoff's Pause grows its wait (×2 up to 30s) and draws it
+	// uniformly below (full jitter); gax.Sleep is a context-aware wait.
+	{Name: Gax, Paths: []string{"github.com/googleapis/gax-go/v2"},
+		Jitter: map[string]Jitter{"Backoff": Jittered},
+		Delays: map[string]Delay{"Backoff": GrowingDelay}},
 }
 
 // The entries. Backoff and retry-go functions are listed for each of

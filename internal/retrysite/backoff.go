@@ -3,56 +3,347 @@ package retrysite
 import (
 	"go/ast"
 	"go/token"
-	"strings"
+	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
+	"github.com/retrylint/retrylint/internal/inherit"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
-// loopBackoff classifies the wait between the attempts of a loop.
-func (a *analyzer) loopBackoff(l *loop) Backoff {
-	var b Backoff
-	growing := false
-	astx.InspectNoLit(l.body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			fn := a.callee(n)
-			if fn == nil {
-				return true
+// durEnv returns the package's duration summaries (internal/durkind, the
+// nojitter pass's), made on first use, with the retry libraries' backoff
+// values known by the retryapi table.
+func (a *analyzer) durEnv() *durkind.Env {
+	if a.dur == nil {
+		a.dur = durkind.New(a.pass.TypesInfo, a.pass.Pkg, a.pass.Files, nil)
+		a.dur.SetValues(a.backoffValueCall)
+	}
+	return a.dur
+}
+
+// loopBackoff classifies the wait between the attempts of a loop: the
+// waits on the paths from a failed attempt to the next (path, the loop
+// body when there is none), each judged by what its duration depends on
+// (durkind): a loop-invariant duration is fixed, one that changes with
+// the attempt grows, a random term is jitter, and anything the analysis
+// cannot follow (a policy's Next, a server's Retry-After) leaves the wait
+// unclassified. No wait is no delay.
+func (a *analyzer) loopBackoff(l *loop, path []ast.Node) Backoff {
+	env := a.durEnv()
+	nodes := path
+	if len(nodes) == 0 {
+		nodes = []ast.Node{l.body}
+	}
+	var waits []durkind.Wait
+	for _, n := range nodes {
+		switch n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			continue
+		}
+		for _, w := range a.waitsIn(n) {
+			if v, ok := env.ConstDuration(w.Dur); ok && v <= 0 {
+				continue // time.Sleep(0): no wait
 			}
-			path, name := typesx.PkgPath(fn), fn.Name()
-			switch {
-			case path == "time" && (name == "Sleep" || name == "After" || name == "NewTimer" || name == "Tick" || name == "Reset" || name == "AfterFunc"):
-				if b.Delay == NoDelay {
-					b.Delay = FixedDelay
-				}
-			case strings.Contains(path, "backoff") || name == "NextBackOff" || name == "Pause":
-				b.Delay, growing = GrowingDelay, true
-			case path == "math" && name == "Pow":
-				growing = true
-			case path == "math/rand" || path == "math/rand/v2":
-				b.Jitter = true
+			waits = append(waits, w)
+		}
+	}
+	if len(waits) == 0 {
+		return Backoff{}
+	}
+	outer := a.outerFunc(l)
+	sc, shape := env.NewScope(outer, l.stmt), env.NewShapeScope(outer, l.stmt)
+	b := Backoff{Delay: FixedDelay}
+	for _, w := range waits {
+		d := w.Dur
+		if w.Ticker != nil {
+			d = sc.TickerPeriod(w.Ticker)
+		}
+		if d == nil {
+			b.Delay = SomeDelay
+			continue
+		}
+		if sc.Of(d) == durkind.Random {
+			b.Jitter = true
+		}
+		switch shape.Of(d) {
+		case durkind.Growing:
+			if b.Delay == FixedDelay {
+				b.Delay = GrowingDelay
 			}
-			if strings.Contains(strings.ToLower(name), "jitter") {
-				b.Jitter = true
-			}
-		case *ast.AssignStmt:
-			if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN {
-				growing = true
-			}
-		case *ast.BinaryExpr:
-			if n.Op == token.SHL {
-				growing = true
-			}
-		case *ast.SelectStmt:
-			if b.Delay == NoDelay {
-				b.Delay = SomeDelay
-			}
+		case durkind.Unknown, durkind.Random:
+			b.Delay = SomeDelay
+		}
+	}
+	return b
+}
+
+// waitsIn returns the waits of one node of a loop's path: those durkind
+// finds (time.Sleep, time.After, a timer's Reset, a ticker's receive, a
+// sleep function of a context and a duration such as gax.Sleep), a call of
+// a function value of a context and a duration (gax's sleeper), and a
+// call of a function of the package that waits itself (waitFor(ctx, d)),
+// whose duration is its duration argument.
+func (a *analyzer) waitsIn(n ast.Node) []durkind.Wait {
+	env := a.durEnv()
+	out := env.WaitsIn(n)
+	seen := map[*ast.CallExpr]bool{}
+	for _, w := range out {
+		seen[w.Call] = true
+	}
+	astx.InspectNoLit(n, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || seen[call] {
+			return true
+		}
+		d, i := a.durationArg(call)
+		if d != nil && (a.callee(call) == nil && a.isSleeperValue(call) || a.waitsInside(a.callee(call), i)) {
+			out = append(out, durkind.Wait{Call: call, Dur: d, At: call})
 		}
 		return true
 	})
-	if growing && b.Delay != NoDelay {
-		b.Delay = GrowingDelay
+	return out
+}
+
+// durationArg returns the one argument of call of type time.Duration
+// and its index, or nil.
+func (a *analyzer) durationArg(call *ast.CallExpr) (ast.Expr, int) {
+	var d ast.Expr
+	at := -1
+	for i, arg := range call.Args {
+		if t := a.pass.TypesInfo.TypeOf(arg); t != nil && durkind.IsDuration(t) {
+			if d != nil || call.Ellipsis.IsValid() {
+				return nil, -1
+			}
+			d, at = arg, i
+		}
 	}
-	return b
+	return d, at
+}
+
+// isSleeperValue reports whether call calls a function value taking a
+// context and a duration and returning an error: a sleep that ends early
+// when the context does.
+func (a *analyzer) isSleeperValue(call *ast.CallExpr) bool {
+	t := a.pass.TypesInfo.TypeOf(call.Fun)
+	if t == nil {
+		return false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 2 || sig.Results().Len() != 1 {
+		return false
+	}
+	return inherit.IsContext(sig.Params().At(0).Type()) && durkind.IsDuration(sig.Params().At(1).Type()) && typesx.IsError(sig.Results().At(0).Type())
+}
+
+// waitsInside reports whether fn, a function of the package, waits in
+// its body (outside function literals and goroutines) for the duration its
+// parameter i holds: waitFor(ctx, d) with a timer of d.
+func (a *analyzer) waitsInside(fn *types.Func, i int) bool {
+	if fn == nil || fn.Pkg() != a.pass.Pkg {
+		return false
+	}
+	fd := a.declOf(fn)
+	if fd == nil || i >= fn.Signature().Params().Len() {
+		return false
+	}
+	p := fn.Signature().Params().At(i)
+	found := false
+	env := a.durEnv()
+	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.CallExpr:
+			if w, ok := env.WaitCall(x); ok && typesx.Refers(a.pass.TypesInfo, w.Dur, p) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// declOf returns the declaration of a function of the package, or nil.
+func (a *analyzer) declOf(fn *types.Func) *ast.FuncDecl {
+	if a.decls == nil {
+		a.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range a.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					if f, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						a.decls[f] = fd
+					}
+				}
+			}
+		}
+	}
+	return a.decls[fn.Origin()]
+}
+
+// outerFunc returns the outermost function around a loop, whose body
+// holds every variable the loop's code uses.
+func (a *analyzer) outerFunc(l *loop) ast.Node {
+	for _, f := range a.pass.Files {
+		if f.FileStart > l.stmt.Pos() || l.stmt.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if d.Pos() <= l.stmt.Pos() && l.stmt.End() <= d.End() {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					return fd
+				}
+			}
+		}
+	}
+	return l.fn
+}
+
+// backoffValueCall says how the waits a retry library's backoff value
+// hands out change and whether they are jittered: b.NextBackOff() of a
+// cenkalti NewExponentialBackOff(), bo.Pause() of a gax.Backoff, by the
+// retryapi table's facts of what made the value.
+func (a *analyzer) backoffValueCall(call *ast.CallExpr) (durkind.Kind, bool, bool) {
+	sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 0 {
+		return 0, false, false
+	}
+	fn := a.callee(call)
+	if fn == nil || libraryOf(fn) == nil || fn.Signature().Recv() == nil {
+		return 0, false, false
+	}
+	b, ok := a.backoffOf(sel.X, 0)
+	if !ok {
+		return 0, false, false
+	}
+	k := durkind.Fixed
+	switch b.Delay {
+	case GrowingDelay:
+		k = durkind.Growing
+	case SomeDelay:
+		k = durkind.Unknown
+	}
+	return k, b.Jitter, true
+}
+
+// backoffOf says how the waits of a retry library's backoff value
+// change, from what made it: a constructor or wrapper of the library
+// (the table's Delays and Jitter: NewConstantBackOff is fixed,
+// NewExponentialBackOff grows with jitter, WithMaxRetries passes its
+// first argument's on), a literal of one of its types, a local variable
+// holding one, or a value of a type the table knows whatever made it
+// (gax.Backoff). ok is false when the table cannot tell.
+func (a *analyzer) backoffOf(x ast.Expr, depth int) (Backoff, bool) {
+	if depth > 4 || x == nil {
+		return Backoff{}, false
+	}
+	x = unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = unparen(u.X)
+	}
+	switch e := x.(type) {
+	case *ast.Ident:
+		if v, ok := a.pass.TypesInfo.Uses[e].(*types.Var); ok && v.Pkg() == a.pass.Pkg && !v.IsField() {
+			if def := a.definingExpr(v); def != nil {
+				if b, ok := a.backoffOf(def, depth+1); ok {
+					return b, true
+				}
+			}
+		}
+	case *ast.CallExpr:
+		fn := a.callee(e)
+		lib := libraryOf(fn)
+		if lib == nil {
+			break
+		}
+		switch lib.Jitter[fn.Name()] {
+		case retryapi.WrapsFirst:
+			return a.backoffOf(arg(e, 0), depth+1)
+		case retryapi.Wraps:
+			if len(e.Args) > 0 {
+				return a.backoffOf(e.Args[len(e.Args)-1], depth+1)
+			}
+		}
+		if b, ok := tableBackoff(lib, fn.Name()); ok {
+			if b.Jitter && a.factorZero(lib, e) {
+				b.Jitter = false
+			}
+			return b, true
+		}
+	case *ast.CompositeLit:
+		if n, ok := types.Unalias(a.pass.TypesInfo.TypeOf(e)).(*types.Named); ok && n.Obj().Pkg() != nil {
+			if lib := retryapi.LibraryOf(n.Obj().Pkg().Path()); lib != nil {
+				if b, ok := tableBackoff(lib, n.Obj().Name()); ok {
+					if !b.Jitter && a.litFieldSet(e, "RandomizationFactor") {
+						b.Jitter = true // a literal ExponentialBackOff with a factor
+					}
+					return b, true
+				}
+			}
+		}
+	}
+	// The value's type, when the table says all its values alike.
+	t := a.pass.TypesInfo.TypeOf(x)
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		if lib := retryapi.LibraryOf(n.Obj().Pkg().Path()); lib != nil && lib.Name == retryapi.Gax {
+			return tableBackoff(lib, n.Obj().Name())
+		}
+	}
+	return Backoff{}, false
+}
+
+// tableBackoff returns the backoff the table gives a name of the
+// library, when it says both its delay and its jitter.
+func tableBackoff(lib *retryapi.Library, name string) (Backoff, bool) {
+	d, ok := lib.Delays[name]
+	if !ok {
+		return Backoff{}, false
+	}
+	switch lib.Jitter[name] {
+	case retryapi.Jittered:
+		return Backoff{Delay: Delay(d), Jitter: true}, true
+	case retryapi.NoJitter:
+		return Backoff{Delay: Delay(d)}, true
+	}
+	return Backoff{}, false
+}
+
+// factorZero reports whether a constructor call is given a randomization
+// factor option with a constant 0 (backoff.WithRandomizationFactor(0)).
+func (a *analyzer) factorZero(lib *retryapi.Library, call *ast.CallExpr) bool {
+	for _, x := range call.Args {
+		c, ok := unparen(x).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if f := a.callee(c); f != nil && libraryOf(f) == lib {
+			if o, _ := lib.Option(f.Name()); o.Effect == retryapi.SetsFactor && len(c.Args) == 1 && a.isZero(c.Args[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isZero reports whether e is a constant 0.
+func (a *analyzer) isZero(e ast.Expr) bool {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil && tv.Value.String() == "0"
+}
+
+// litFieldSet reports whether a composite literal sets the field to
+// something other than a constant 0.
+func (a *analyzer) litFieldSet(lit *ast.CompositeLit, field string) bool {
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == field && !a.isZero(kv.Value) {
+				return true
+			}
+		}
+	}
+	return false
 }

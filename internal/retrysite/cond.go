@@ -816,8 +816,7 @@ func (a *analyzer) conflictPredicate(fn *types.Func, depth int) bool {
 	if depth > 3 || fn.Pkg() != a.pass.Pkg {
 		return false
 	}
-	a.isPureFunc(fn) // builds a.decls
-	fd := a.decls[fn.Origin()]
+	fd := a.declOf(fn)
 	if fd == nil || fd.Body == nil {
 		return false
 	}

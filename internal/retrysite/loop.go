@@ -184,11 +184,11 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 		Pos:      l.stmt.Pos(),
 		Func:     l.fn,
 		Bound:    a.loopBound(l, f),
-		Backoff:  a.loopBackoff(l),
 		Body:     l.body,
 		Attempts: []Attempt{{Call: f.call, Dep: a.depOf(f.call)}},
 		Loop:     a.loopFacts(l, f),
 	}
+	s.Backoff = a.loopBackoff(l, s.Loop.Path)
 	s.Guard = a.loopGuard(l, f, s.Loop)
 	s.Exempt = a.conflictOnly(l, f)
 	return s

@@ -62,6 +62,13 @@ func TestSites(t *testing.T) {
 	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
 }
 
+// TestBackoff asserts the wait between attempts: each shape beside its
+// look-alike.
+func TestBackoff(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	analysistest.Run(t, dir, show, "backoffs")
+}
+
 func TestHelperFacts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, retrysite.Analyzer, "helpers")

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -30,12 +31,14 @@ type analyzer struct {
 	helperFuncs map[*types.Func]*HelperFact
 	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
 
-	decls map[*types.Func]*ast.FuncDecl // the package's functions, for isPureFunc
+	decls map[*types.Func]*ast.FuncDecl // the package's functions (declOf)
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
 	cfgs     map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
 	params   map[types.Object]int  // the parameters of the package's functions, by index; built on first use
 	assigned map[*types.Var]int    // assignments to each variable after its declaration; built on first use
+
+	dur *durkind.Env // what durations depend on (durEnv)
 }
 
 // reassigned reports whether v is assigned after its declaration, or has
@@ -219,20 +222,10 @@ func (a *analyzer) isPureFunc(fn *types.Func) bool {
 	if v, ok := a.pure[fn]; ok {
 		return v
 	}
-	if a.decls == nil {
-		a.decls = map[*types.Func]*ast.FuncDecl{}
-		for _, f := range a.pass.Files {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					if obj, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						a.decls[obj] = fd
-					}
-				}
-			}
-		}
+	if a.pure == nil {
 		a.pure = map[*types.Func]bool{}
 	}
-	fd := a.decls[fn.Origin()]
+	fd := a.declOf(fn)
 	if fd == nil {
 		return false
 	}

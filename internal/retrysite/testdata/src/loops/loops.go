@@ -90,7 +90,7 @@ func (s *Service) counter(ctx context.Context) error {
 
 // for {} bounded by the context.
 func (s *Service) withContext(ctx context.Context) error {
-	for { // want `loop \[time-bounded\] delay=yes`
+	for { // want `loop \[time-bounded\] delay=fixed`
 		err := s.payments.Put(ctx, "k", "v")
 		if err == nil {
 			return nil

@@ -134,7 +134,7 @@ func (p *pool) active() error { return p.c.Put(context.Background(), "ping", "")
 func waitActive(p *pool, stop <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	for { // want `loop \[unbounded\] delay=yes dep=p`
+	for { // want `loop \[unbounded\] delay=fixed dep=p`
 		select {
 		case <-stop:
 			return

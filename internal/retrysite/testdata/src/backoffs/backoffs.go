@@ -1,0 +1,285 @@
+// Package backoffs holds retry loops whose wait between attempts the
+// backoff classification must tell apart: each positive beside the
+// look-alike that must not be classified the same way.
+package backoffs
+
+import (
+	"context"
+	"math/rand"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/googleapis/gax-go/v2"
+)
+
+type Client struct{}
+
+func (c *Client) Get(ctx context.Context) error { return nil }
+
+// ---- 6: a backoff value's own jitter ---------------------------------------
+
+// cenkalti's NewExponentialBackOff randomizes by 0.5 unless told not to.
+func exponentialValue(ctx context.Context, c *Client) {
+	b := backoff.NewExponentialBackOff()
+	for i := 0; i < 3; i++ { // want `delay=exponential\+jitter`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(b.NextBackOff())
+	}
+}
+
+// A factor of 0 is no jitter.
+func exponentialNoFactor(ctx context.Context, c *Client) {
+	b := backoff.NewExponentialBackOff(backoff.WithRandomizationFactor(0))
+	for i := 0; i < 3; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(b.NextBackOff())
+	}
+}
+
+// A constant backoff, through a wrapper that passes its waits on.
+func constantValue(ctx context.Context, c *Client) {
+	b := backoff.WithMaxRetries(backoff.NewConstantBackOff(time.Second), 3)
+	for i := 0; i < 3; i++ { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(b.NextBackOff())
+	}
+}
+
+// A BackOff handed in: the table cannot tell which.
+func someValue(ctx context.Context, c *Client, b backoff.BackOff) {
+	for i := 0; i < 3; i++ { // want `delay=yes( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(b.NextBackOff())
+	}
+}
+
+// gax's Backoff pauses with full jitter; gax.Sleep is the wait.
+func gaxPause(ctx context.Context, c *Client) error {
+	bo := gax.Backoff{Initial: time.Second}
+	for { // want `delay=exponential\+jitter`
+		err := c.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		if err := gax.Sleep(ctx, bo.Pause()); err != nil {
+			return err
+		}
+	}
+}
+
+// A fixed gax.Sleep is fixed.
+func gaxFixed(ctx context.Context, c *Client) error {
+	for { // want `delay=fixed( |$)`
+		err := c.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		if err := gax.Sleep(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+}
+
+// ---- 1: a wait inside another function -------------------------------------
+
+// waitFor waits d or until ctx ends.
+func waitFor(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func waitHelper(ctx context.Context, c *Client) error {
+	for i := 0; i < 3; i++ { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		if err := waitFor(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// logFor takes a duration but does not wait: no delay.
+func logFor(ctx context.Context, d time.Duration) error {
+	_ = d.String()
+	return nil
+}
+
+func notAWait(ctx context.Context, c *Client) error {
+	for i := 0; i < 3; i++ { // want `delay=none`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		if err := logFor(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A sleeper function value of a context and a duration (gax's).
+func sleeperValue(ctx context.Context, c *Client, sp func(context.Context, time.Duration) error) error {
+	for i := 0; i < 3; i++ { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		if err := sp(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- 4: jitter only when the random value flows into the wait --------------
+
+// jitter returns d plus up to half of it, at random.
+func jitter(d time.Duration) time.Duration {
+	return d + time.Duration(rand.Int63n(int64(d/2)+1))
+}
+
+func jitterInCallee(ctx context.Context, c *Client) {
+	for i := 0; i < 3; i++ { // want `delay=fixed\+jitter`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(jitter(time.Second))
+	}
+}
+
+// A random pick of the next address is no jitter of the wait.
+func randomAddress(ctx context.Context, cs []*Client) {
+	for i := 0; i < 3; i++ { // want `delay=fixed( |$)`
+		c := cs[(rand.Int()+i)%len(cs)]
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// ---- 2: fixed only when the duration does not change -------------------------
+
+type policy struct{ cur time.Duration }
+
+func (p *policy) Next() time.Duration { p.cur *= 2; return p.cur }
+
+// The policy decides: unclassified.
+func policyNext(ctx context.Context, c *Client, p *policy) {
+	for i := 0; i < 3; i++ { // want `delay=yes( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(p.Next())
+	}
+}
+
+// A parameter does not change between attempts: fixed.
+func paramWait(ctx context.Context, c *Client, d time.Duration) {
+	for i := 0; i < 3; i++ { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(d)
+	}
+}
+
+// A schedule indexed by the attempt changes with it.
+func schedule(ctx context.Context, c *Client, waits [3]time.Duration) {
+	for i := 0; i < 3; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(waits[i])
+	}
+}
+
+// ---- 3: growth however it is written -----------------------------------------
+
+func halfAgain(ctx context.Context, c *Client) {
+	d := 100 * time.Millisecond
+	for i := 0; i < 5; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(d)
+		d += d / 2
+	}
+}
+
+func capped(ctx context.Context, c *Client) {
+	d := 100 * time.Millisecond
+	for i := 0; i < 5; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(d)
+		d = min(d*2, 5*time.Second)
+	}
+}
+
+func calcDelay(try int) time.Duration { return time.Duration(1<<try) * time.Millisecond }
+
+func grownInCallee(ctx context.Context, c *Client) {
+	for try := 0; try < 5; try++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(calcDelay(try))
+	}
+}
+
+// A shift that is no part of the wait does not make it grow.
+func shiftElsewhere(ctx context.Context, c *Client, flags int) {
+	for i := 0; i < 5; i++ { // want `delay=fixed( |$)`
+		flags |= 1 << i
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// ---- 5: selects ---------------------------------------------------------------
+
+// A select on time.After of a constant is a fixed wait.
+func selectAfter(ctx context.Context, c *Client) error {
+	for { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// A non-blocking look at the context is no wait: a hot loop.
+func hotLoop(ctx context.Context, c *Client) error {
+	for { // want `delay=none`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+	}
+}
