@@ -56,6 +56,14 @@ var K8sBackoffs = map[string]Bound{
 	"k8s.io/client-go/util/retry.DefaultBackoff": {Limit: LimitCount, N: 4},
 }
 
+// K8sBackoffWaits are the waits of the k8s backoffs the client-go retry
+// package declares: DefaultRetry's Factor 1 and DefaultBackoff's 5, both
+// with Jitter 0.1.
+var K8sBackoffWaits = map[string]Backoff{
+	"k8s.io/client-go/util/retry.DefaultRetry":   {Delay: FixedDelay, Jitter: true},
+	"k8s.io/client-go/util/retry.DefaultBackoff": {Delay: GrowingDelay, Jitter: true},
+}
+
 // RetryableClient is the key of go-retryablehttp's client type.
 const RetryableClient = "github.com/hashicorp/go-retryablehttp.Client"
 
@@ -233,8 +241,12 @@ func buildEntries() []*Entry {
 			Op: 2, Policy: 1, Options: -1, Count: -1, PolicyEval: PolicyGoRetry, ExemptEval: ExemptGoRetry})
 	}
 	for _, name := range []string{"Constant", "Exponential", "Fibonacci"} {
+		wait := Backoff{Delay: GrowingDelay}
+		if name == "Constant" {
+			wait = Backoff{Delay: FixedDelay}
+		}
 		add(Entry{Name: "github.com/sethvargo/go-retry." + name, Library: GoRetry, API: "retry." + name, Form: RetryingCall,
-			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry,
+			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry, Backoff: wait,
 			Default: Bound{Limit: LimitNone, Note: "until the context ends"}})
 	}
 

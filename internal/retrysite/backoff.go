@@ -2,6 +2,7 @@ package retrysite
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -242,6 +243,11 @@ func (a *analyzer) backoffOf(x ast.Expr, depth int) (Backoff, bool) {
 	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		x = unparen(u.X)
 	}
+	if f, ok := a.objOf(x).(*types.Func); ok {
+		if lib := libraryOf(f); lib != nil {
+			return tableBackoff(lib, f.Name()) // a delay function: retry.FixedDelay
+		}
+	}
 	switch e := x.(type) {
 	case *ast.Ident:
 		if v, ok := a.pass.TypesInfo.Uses[e].(*types.Var); ok && v.Pkg() == a.pass.Pkg && !v.IsField() {
@@ -258,11 +264,20 @@ func (a *analyzer) backoffOf(x ast.Expr, depth int) (Backoff, bool) {
 			break
 		}
 		switch lib.Jitter[fn.Name()] {
+		case retryapi.Combines:
+			return a.combinedBackoff(e.Args, depth)
 		case retryapi.WrapsFirst:
 			return a.backoffOf(arg(e, 0), depth+1)
 		case retryapi.Wraps:
 			if len(e.Args) > 0 {
 				return a.backoffOf(e.Args[len(e.Args)-1], depth+1)
+			}
+		}
+		if _, known := lib.Delays[fn.Name()]; !known && lib.Jitter[fn.Name()] == retryapi.Jittered && len(e.Args) > 0 {
+			// A jittering wrapper (go-retry's WithJitter(j, next)).
+			if b, ok := a.backoffOf(e.Args[len(e.Args)-1], depth+1); ok {
+				b.Jitter = true
+				return b, true
 			}
 		}
 		if b, ok := tableBackoff(lib, fn.Name()); ok {
@@ -294,6 +309,23 @@ func (a *analyzer) backoffOf(x ast.Expr, depth int) (Backoff, bool) {
 		}
 	}
 	return Backoff{}, false
+}
+
+// combinedBackoff is the wait of a combination of delays (retry-go's
+// CombineDelay): it grows if one grows, jitters if one jitters.
+func (a *analyzer) combinedBackoff(parts []ast.Expr, depth int) (Backoff, bool) {
+	out := Backoff{Delay: FixedDelay}
+	for _, p := range parts {
+		b, ok := a.backoffOf(p, depth+1)
+		if !ok {
+			return Backoff{}, false
+		}
+		if b.Delay > out.Delay {
+			out.Delay = b.Delay
+		}
+		out.Jitter = out.Jitter || b.Jitter
+	}
+	return out, len(parts) > 0
 }
 
 // tableBackoff returns the backoff the table gives a name of the
@@ -346,4 +378,106 @@ func (a *analyzer) litFieldSet(lit *ast.CompositeLit, field string) bool {
 		}
 	}
 	return false
+}
+
+// libraryBackoff reads the wait a library call is configured with, where
+// the table's facts can tell: its policy argument (backoff.Retry(op, b),
+// a k8s wait.Backoff), or the option that replaces its backoff
+// (retry.DelayType(retry.FixedDelay), backoff.WithBackOff(b)), among the
+// call's options or its receiver's constructor's. ok is false when the
+// call says nothing the table reads: the entry's default stands.
+func (a *analyzer) libraryBackoff(call *ast.CallExpr, e *retryapi.Entry) (Backoff, bool) {
+	lib := retryapi.Named(e.Library)
+	if lib == nil {
+		return Backoff{}, false
+	}
+	if e.Policy >= 0 {
+		p := arg(call, e.Policy)
+		if lib.Name == retryapi.K8sRetry || lib.Name == retryapi.K8sWait {
+			return a.k8sBackoff(p)
+		}
+		return a.backoffOf(p, 0)
+	}
+	opts, from := call, e.Options
+	if e.OptionsOf == retryapi.Receiver {
+		opts, from = nil, 0
+		if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
+			opts = a.constructorCall(sel.X)
+		}
+	}
+	if opts == nil || from < 0 {
+		return Backoff{}, false
+	}
+	var b Backoff
+	found := false
+	for i := from; i < len(opts.Args); i++ {
+		c, ok := unparen(opts.Args[i]).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		f := a.callee(c)
+		if f == nil || libraryOf(f) != lib {
+			continue
+		}
+		if o, _ := lib.Option(f.Name()); o.Effect == retryapi.SetsBackoff {
+			b, found = a.backoffOf(arg(c, 0), 0)
+		}
+	}
+	return b, found
+}
+
+// k8sBackoff reads a k8s wait.Backoff: a Factor above 1 grows the wait,
+// a Jitter above 0 jitters it; a literal, a variable of the package
+// defined by one, or client-go's DefaultRetry and DefaultBackoff.
+func (a *analyzer) k8sBackoff(e ast.Expr) (Backoff, bool) {
+	e = unparen(e)
+	if v, ok := a.objOf(e).(*types.Var); ok {
+		if b, ok := retryapi.K8sBackoffWaits[objectName(v)]; ok {
+			return Backoff{Delay: Delay(b.Delay), Jitter: b.Jitter}, true
+		}
+		if v.Pkg() == a.pass.Pkg {
+			if def := a.definingExpr(v); def != nil {
+				e = unparen(def)
+			}
+		}
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return Backoff{}, false
+	}
+	b := Backoff{Delay: FixedDelay}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		k, _ := kv.Key.(*ast.Ident)
+		if k == nil {
+			continue
+		}
+		switch k.Name {
+		case "Factor", "Jitter":
+			v, ok := a.floatConst(kv.Value)
+			if !ok {
+				return Backoff{}, false
+			}
+			if k.Name == "Factor" && v > 1 {
+				b.Delay = GrowingDelay
+			}
+			if k.Name == "Jitter" && v > 0 {
+				b.Jitter = true
+			}
+		}
+	}
+	return b, true
+}
+
+// floatConst returns the value of a constant number.
+func (a *analyzer) floatConst(e ast.Expr) (float64, bool) {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v, _ := constant.Float64Val(constant.ToFloat(tv.Value))
+	return v, true
 }

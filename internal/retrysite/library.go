@@ -252,6 +252,9 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 	if e.ExemptEval != "" {
 		s.Exempt = exemptEvals[e.ExemptEval](a, s)
 	}
+	if b, ok := a.libraryBackoff(call, e); ok {
+		s.Backoff = b
+	}
 	if e.Eval != "" {
 		return evals[e.Eval](a, s, cur, call)
 	}

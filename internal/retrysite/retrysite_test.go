@@ -54,6 +54,9 @@ func describe(s *retrysite.Site) string {
 	if len(deps) > 0 {
 		fmt.Fprintf(&b, " dep=%s", strings.Join(deps, ","))
 	}
+	if s.Kind == retrysite.Library {
+		fmt.Fprintf(&b, " backoff=%s", s.Backoff)
+	}
 	return b.String()
 }
 
