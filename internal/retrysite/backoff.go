@@ -43,7 +43,7 @@ func (a *analyzer) loopBackoff(l *loop, path []ast.Node) Backoff {
 		case *ast.GoStmt, *ast.DeferStmt:
 			continue
 		}
-		for _, w := range a.waitsIn(n) {
+		for _, w := range a.waitsIn(n, nodes) {
 			if v, ok := env.ConstDuration(w.Dur); ok && v <= 0 {
 				continue // time.Sleep(0): no wait
 			}
@@ -85,8 +85,9 @@ func (a *analyzer) loopBackoff(l *loop, path []ast.Node) Backoff {
 // sleep function of a context and a duration such as gax.Sleep), a call of
 // a function value of a context and a duration (gax's sleeper), and a
 // call of a function of the package that waits itself (waitFor(ctx, d)),
-// whose duration is its duration argument.
-func (a *analyzer) waitsIn(n ast.Node) []durkind.Wait {
+// whose duration is its duration argument; and a receive from a timer
+// (timerRecv). nodes are the path's, where a timer's Start is looked for.
+func (a *analyzer) waitsIn(n ast.Node, nodes []ast.Node) []durkind.Wait {
 	env := a.durEnv()
 	out := env.WaitsIn(n)
 	seen := map[*ast.CallExpr]bool{}
@@ -94,6 +95,15 @@ func (a *analyzer) waitsIn(n ast.Node) []durkind.Wait {
 		seen[w.Call] = true
 	}
 	astx.InspectNoLit(n, func(x ast.Node) bool {
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if w, ok := a.timerRecv(u, nodes); ok && (w.Call == nil || !seen[w.Call]) {
+				out = append(out, w)
+				if c, ok := unparen(u.X).(*ast.CallExpr); ok {
+					seen[c] = true
+				}
+			}
+			return true
+		}
 		call, ok := x.(*ast.CallExpr)
 		if !ok || seen[call] {
 			return true
@@ -105,6 +115,73 @@ func (a *analyzer) waitsIn(n ast.Node) []durkind.Wait {
 		return true
 	})
 	return out
+}
+
+// timerRecv reports whether a receive waits on a timer other than
+// time's own, and for how long: <-clock.After(d) (a method of one
+// duration returning a channel); <-t.C of a *time.Timer a local made by
+// a call of one duration (util.TimerWithCancel(d)); or <-x.C() or <-x.C
+// after x.Start(d) or x.Reset(d) on the path (cenkalti's Timer), with no
+// duration when none is found.
+func (a *analyzer) timerRecv(u *ast.UnaryExpr, nodes []ast.Node) (durkind.Wait, bool) {
+	info := a.pass.TypesInfo
+	ch := unparen(u.X)
+	if c, ok := ch.(*ast.CallExpr); ok {
+		if fn := a.callee(c); fn != nil && typesx.PkgPath(fn) != "time" && len(c.Args) == 1 {
+			if t := info.TypeOf(c); t != nil && isChan(t) && durkind.IsDuration(info.TypeOf(c.Args[0])) {
+				return durkind.Wait{Call: c, Dur: c.Args[0], At: u}, true
+			}
+		}
+	}
+	var x ast.Expr
+	switch c := ch.(type) {
+	case *ast.SelectorExpr:
+		if c.Sel.Name == "C" {
+			x = c.X
+		}
+	case *ast.CallExpr:
+		if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "C" && len(c.Args) == 0 {
+			x = sel.X
+		}
+	}
+	if x == nil {
+		return durkind.Wait{}, false
+	}
+	if t := info.TypeOf(x); t != nil && (typesx.IsNamed(t, "time", "Ticker") || typesx.IsNamedPtr(t, "time", "Ticker")) {
+		return durkind.Wait{}, false // durkind's
+	}
+	if id, ok := unparen(x).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() == a.pass.Pkg {
+			if c, ok := unparen(a.definingExpr(v)).(*ast.CallExpr); ok {
+				if d, _ := a.durationArg(c); d != nil && len(c.Args) == 1 {
+					return durkind.Wait{Call: c, Dur: d, At: u}, true
+				}
+			}
+		}
+	}
+	key := types.ExprString(x)
+	for _, n := range nodes {
+		var found *ast.CallExpr
+		astx.InspectNoLit(n, func(y ast.Node) bool {
+			c, ok := y.(*ast.CallExpr)
+			if !ok || found != nil {
+				return found == nil
+			}
+			if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Start" || sel.Sel.Name == "Reset") && len(c.Args) == 1 && types.ExprString(sel.X) == key {
+				found = c
+			}
+			return found == nil
+		})
+		if found != nil {
+			return durkind.Wait{Call: found, Dur: found.Args[0], At: u}, true
+		}
+	}
+	return durkind.Wait{At: u}, true
+}
+
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // durationArg returns the one argument of call of type time.Duration

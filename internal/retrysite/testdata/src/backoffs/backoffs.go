@@ -283,3 +283,82 @@ func hotLoop(ctx context.Context, c *Client) error {
 		}
 	}
 }
+
+// ---- timers other than time's --------------------------------------------------
+
+type timer interface {
+	Start(d time.Duration)
+	C() <-chan time.Time
+}
+
+type clock interface {
+	After(d time.Duration) <-chan time.Time
+}
+
+// A timer interface started with the policy's wait: cenkalti v5's loop.
+func timerStart(ctx context.Context, c *Client, t timer) error {
+	b := backoff.NewExponentialBackOff()
+	for { // want `delay=exponential\+jitter`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		t.Start(b.NextBackOff())
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// A clock's After of a constant.
+func clockAfter(ctx context.Context, c *Client, k clock) error {
+	for { // want `delay=fixed( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		select {
+		case <-k.After(time.Second):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// newTimer makes a timer of d and its cancel.
+func newTimer(d time.Duration) (*time.Timer, func()) {
+	t := time.NewTimer(d)
+	return t, func() { t.Stop() }
+}
+
+// A timer made by a function of a duration that grows with the attempt.
+func timerOfCall(ctx context.Context, c *Client) error {
+	for i := 0; i < 5; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		t, cancel := newTimer(time.Duration(1<<i) * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			cancel()
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Another timer's Start says nothing of the one waited on.
+func otherTimer(ctx context.Context, c *Client, t1, t2 timer) error {
+	for { // want `delay=yes( |$)`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		t1.Start(time.Second)
+		select {
+		case <-t2.C():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
