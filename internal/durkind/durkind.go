@@ -422,7 +422,7 @@ func (s *Scope) call(call *ast.CallExpr) Kind {
 			}
 			return k
 		}
-		if s.c.values != nil && fn.Pkg() != s.c.pkg {
+		if s.c.values != nil && s.loop != nil && fn.Pkg() != s.c.pkg {
 			if shape, jitter, ok := s.c.values(call); ok {
 				if jitter && !s.shape {
 					return Random

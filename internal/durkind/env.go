@@ -24,7 +24,8 @@ type Env struct {
 
 // SetValues installs what the Env knows of calls of other packages'
 // functions beyond their facts: a retry library's backoff value
-// (b.NextBackOff(), bo.Pause()), by its shape and jitter.
+// (b.NextBackOff(), bo.Pause()), by its shape and jitter. Scopes of a loop
+// ask it; summaries do not, so facts do not depend on it.
 func (c *Env) SetValues(f func(*ast.CallExpr) (shape Kind, jitter, ok bool)) { c.values = f }
 
 // New returns the Env of a package's files. imported, when not nil, says

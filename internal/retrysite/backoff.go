@@ -18,10 +18,55 @@ import (
 // values known by the retryapi table.
 func (a *analyzer) durEnv() *durkind.Env {
 	if a.dur == nil {
-		a.dur = durkind.New(a.pass.TypesInfo, a.pass.Pkg, a.pass.Files, nil)
+		a.dur = durkind.New(a.pass.TypesInfo, a.pass.Pkg, a.pass.Files, func(fn *types.Func) (durkind.Kind, bool) {
+			var f DelayFact
+			if !a.pass.ImportObjectFact(fn, &f) {
+				return durkind.Unknown, false
+			}
+			if f.Random {
+				return durkind.Random, true
+			}
+			return durkind.Fixed, true
+		})
 		a.dur.SetValues(a.backoffValueCall)
 	}
 	return a.dur
+}
+
+// exportDelayFacts exports a DelayFact for the functions of the package
+// whose one result is a number: random ones whatever the number,
+// deterministic ones when it is a time.Duration.
+func (a *analyzer) exportDelayFacts() {
+	env := a.durEnv()
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			res := fn.Signature().Results()
+			if res.Len() != 1 {
+				continue
+			}
+			t := res.At(0).Type()
+			b, ok := t.Underlying().(*types.Basic)
+			if !ok || b.Info()&types.IsNumeric == 0 {
+				continue
+			}
+			switch env.Summary(fn) {
+			case durkind.Random:
+				a.pass.ExportObjectFact(fn, &DelayFact{Random: true})
+			case durkind.Fixed:
+				if durkind.IsDuration(t) {
+					a.pass.ExportObjectFact(fn, &DelayFact{})
+				}
+			}
+		}
+	}
 }
 
 // loopBackoff classifies the wait between the attempts of a loop: the

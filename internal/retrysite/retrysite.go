@@ -111,6 +111,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/retryapi"
 )
 
@@ -149,7 +150,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
-		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact)},
+		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -509,6 +510,39 @@ func (f *HelperFact) String() string {
 	return s + ")"
 }
 
+// DelayFact describes a function with one numeric result, for the
+// durations of other packages (durkind): Random says that a random source
+// contributes to the result (math/rand, math/rand/v2, crypto/rand, or a
+// function with a Random fact); a function returning a time.Duration
+// gets the fact with Random false when its result is a deterministic
+// function of its arguments and receiver. The backoff of a loop and the
+// nojitter pass read it.
+type DelayFact struct {
+	Random bool
+}
+
+func (*DelayFact) AFact() {}
+
+func (f *DelayFact) String() string {
+	if f.Random {
+		return "delay(random)"
+	}
+	return "delay(deterministic)"
+}
+
+// DelayOf says what a function of another package returns, by its
+// DelayFact: durkind.Random or durkind.Fixed; ok is false without one.
+func (s *Sites) DelayOf(fn *types.Func) (k durkind.Kind, ok bool) {
+	var f DelayFact
+	if s.pass == nil || !s.pass.ImportObjectFact(fn, &f) {
+		return durkind.Unknown, false
+	}
+	if f.Random {
+		return durkind.Random, true
+	}
+	return durkind.Fixed, true
+}
+
 // GuardFact marks a function whose result carries a budget's verdict: it
 // calls a budget check and returns a bool or an error.
 type GuardFact struct{}
@@ -536,6 +570,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	a.exportGuardFacts()
+	a.exportDelayFacts()
 	a.findLoops()
 	a.findLibrary()
 	a.findHelpers()

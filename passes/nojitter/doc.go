@@ -75,8 +75,11 @@
 // 1.21 for max; none before). No fix for library configurations, waits on
 // a ticker, or generated files.
 //
-// Facts: DelayFact marks functions with one numeric result whose result
-// depends on a random source ("delay(random)"), and functions returning a
+// Facts: none of its own. What a wait's duration depends on is
+// internal/durkind's, shared with the retry-site analysis's backoff; the
+// functions of other packages are known through the retry-site
+// analysis's DelayFact: those with one numeric result whose result depends
+// on a random source ("delay(random)"), and those returning a
 // time.Duration computed deterministically from their inputs
 // ("delay(deterministic)").
 package nojitter

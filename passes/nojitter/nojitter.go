@@ -30,12 +30,11 @@ var Analyzer = New(retrysite.Analyzer)
 // (retrysite.Analyzer, or one made by retrysite.New); it has no settings.
 func New(site *analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:      "nojitter",
-		Doc:       docsection.Must(doc, "nojitter"),
-		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/nojitter",
-		Requires:  []*analysis.Analyzer{site, inspect.Analyzer, suppress.Analyzer},
-		FactTypes: []analysis.Fact{new(DelayFact)},
-		Run:       run,
+		Name:     "nojitter",
+		Doc:      docsection.Must(doc, "nojitter"),
+		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/nojitter",
+		Requires: []*analysis.Analyzer{site, inspect.Analyzer, suppress.Analyzer},
+		Run:      run,
 	}
 }
 
@@ -45,24 +44,6 @@ const (
 	catGrowing = "no_jitter"        // a loop's waits change with the attempt, deterministically
 	catLibrary = "no_jitter_config" // a retry library configured without jitter
 )
-
-// DelayFact describes a function with one numeric result. Random says
-// that a random source contributes to the result (math/rand,
-// math/rand/v2, crypto/rand, or a function with a Random fact); a
-// function returning a time.Duration gets the fact with Random false when
-// its result is a deterministic function of its arguments and receiver.
-type DelayFact struct {
-	Random bool
-}
-
-func (*DelayFact) AFact() {}
-
-func (f *DelayFact) String() string {
-	if f.Random {
-		return "delay(random)"
-	}
-	return "delay(deterministic)"
-}
 
 type checker struct {
 	pass *analysis.Pass
@@ -89,17 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		done: map[token.Pos]bool{},
 	}
-	c.env = durkind.New(pass.TypesInfo, pass.Pkg, pass.Files, func(fn *types.Func) (kind, bool) {
-		var f DelayFact
-		if !pass.ImportObjectFact(fn, &f) {
-			return unknown, false
-		}
-		if f.Random {
-			return random, true
-		}
-		return fixed, true
-	})
-	c.exportFacts()
+	c.env = durkind.New(pass.TypesInfo, pass.Pkg, pass.Files, retrysite.Of(pass).DelayOf)
 	for _, s := range retrysite.Of(pass).List {
 		switch s.Kind {
 		case retrysite.Loop:
@@ -113,41 +84,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// exportFacts exports a DelayFact for the functions of the package whose
-// one result is a number: random ones whatever the number, deterministic
-// ones when it is a time.Duration.
-func (c *checker) exportFacts() {
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			res := fn.Signature().Results()
-			if res.Len() != 1 {
-				continue
-			}
-			t := res.At(0).Type()
-			b, ok := t.Underlying().(*types.Basic)
-			if !ok || b.Info()&types.IsNumeric == 0 {
-				continue
-			}
-			switch c.env.Summary(fn) {
-			case random:
-				c.pass.ExportObjectFact(fn, &DelayFact{Random: true})
-			case fixed:
-				if durkind.IsDuration(t) {
-					c.pass.ExportObjectFact(fn, &DelayFact{})
-				}
-			}
-		}
-	}
 }
 
 func (c *checker) callee(call *ast.CallExpr) *types.Func {

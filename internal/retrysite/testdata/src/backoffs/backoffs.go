@@ -5,6 +5,7 @@ package backoffs
 
 import (
 	"context"
+	"delays"
 	"math/rand"
 	"time"
 
@@ -158,6 +159,26 @@ func jitterInCallee(ctx context.Context, c *Client) {
 			return
 		}
 		time.Sleep(jitter(time.Second))
+	}
+}
+
+// Jitter and growth computed in another package, known by its facts.
+func jitterAcross(ctx context.Context, c *Client) {
+	for i := 0; i < 3; i++ { // want `delay=exponential\+jitter`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(delays.Jitter(delays.Exp(i)))
+	}
+}
+
+// Growth in another package, without jitter.
+func growthAcross(ctx context.Context, c *Client) {
+	for i := 0; i < 3; i++ { // want `delay=exponential( |$)`
+		if c.Get(ctx) == nil {
+			return
+		}
+		time.Sleep(delays.Exp(i))
 	}
 }
 

@@ -7,22 +7,22 @@ import (
 )
 
 // Exp is deterministic.
-func Exp(attempt int) time.Duration { // want Exp:`delay\(deterministic\)`
+func Exp(attempt int) time.Duration {
 	return 100 * time.Millisecond << attempt
 }
 
 // Jitter is random.
-func Jitter(d time.Duration) time.Duration { // want Jitter:`delay\(random\)`
+func Jitter(d time.Duration) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
 // Full is random through Jitter.
-func Full(attempt int) time.Duration { // want Full:`delay\(random\)`
+func Full(attempt int) time.Duration {
 	return Jitter(Exp(attempt))
 }
 
 // Millis is random, and a number rather than a duration.
-func Millis(n int64) int64 { // want Millis:`delay\(random\)`
+func Millis(n int64) int64 {
 	return rand.Int64N(n)
 }
 
@@ -34,7 +34,7 @@ func Capped(n int) int {
 type Policy struct{ Base time.Duration }
 
 // Next is deterministic in its receiver and argument.
-func (p Policy) Next(attempt int) time.Duration { // want Next:`delay\(deterministic\)`
+func (p Policy) Next(attempt int) time.Duration {
 	return p.Base * time.Duration(attempt+1)
 }
 

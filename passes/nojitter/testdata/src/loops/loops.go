@@ -98,7 +98,7 @@ func table(ctx context.Context, c *Client) error {
 }
 
 // A helper of the package computes the wait.
-func backoff(attempt int) time.Duration { // want backoff:`delay\(deterministic\)`
+func backoff(attempt int) time.Duration {
 	d := 100 * time.Millisecond
 	for i := 0; i < attempt; i++ {
 		d = d * 3 / 2

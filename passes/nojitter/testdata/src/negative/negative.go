@@ -70,7 +70,7 @@ func cryptoJitter(ctx context.Context, c *Client) error {
 }
 
 // A jitter helper of the package.
-func jitter(d time.Duration) time.Duration { // want jitter:`delay\(random\)`
+func jitter(d time.Duration) time.Duration {
 	return time.Duration(rand.Float64() * float64(d))
 }
 
