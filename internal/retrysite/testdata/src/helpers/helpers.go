@@ -114,7 +114,7 @@ func Value[T any](op Op[T]) (T, error) { // want Value:"retryHelper\\(op=0, 3 at
 
 // UntilDone retries op until it succeeds or ctx ends: bounded by its
 // context parameter, which its callers pass.
-func UntilDone(ctx context.Context, op func() error) error { // want UntilDone:"retryHelper\\(op=1, time-bounded of parameter 0\\)"
+func UntilDone(ctx context.Context, op func() error) error { // want UntilDone:"retryHelper\\(op=1, time-bounded of parameter 0, fixed\\)"
 	for {
 		if err := op(); err == nil {
 			return nil
@@ -129,7 +129,7 @@ func UntilDone(ctx context.Context, op func() error) error { // want UntilDone:"
 
 // UntilDeadline's exit reads a clock of its own too: the bound names no
 // parameter.
-func UntilDeadline(ctx context.Context, op func() error) error { // want UntilDeadline:"retryHelper\\(op=1, time-bounded\\)"
+func UntilDeadline(ctx context.Context, op func() error) error { // want UntilDeadline:"retryHelper\\(op=1, time-bounded, fixed\\)"
 	deadline := time.Now().Add(time.Minute)
 	for {
 		if err := op(); err == nil {

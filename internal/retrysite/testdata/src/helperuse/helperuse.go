@@ -33,11 +33,11 @@ func (o *Orders) Ping() error { return nil }
 // never ends; with the caller's context it is bounded by time, and so is
 // a helper whose own deadline bounds it.
 func forever(ctx context.Context, o *Orders) {
-	helpers.UntilDone(context.Background(), o.Ping)     // want `helper helpers.UntilDone \[unbounded\] dep=o`
-	helpers.UntilDone(context.TODO(), o.Ping)           // want `helper helpers.UntilDone \[unbounded\] dep=o`
-	helpers.UntilDone(ctx, o.Ping)                      // want `helper helpers.UntilDone \[time-bounded\] dep=o`
-	helpers.UntilDeadline(context.Background(), o.Ping) // want `helper helpers.UntilDeadline \[time-bounded\] dep=o`
+	helpers.UntilDone(context.Background(), o.Ping)     // want `helper helpers.UntilDone \[unbounded\] delay=fixed dep=o`
+	helpers.UntilDone(context.TODO(), o.Ping)           // want `helper helpers.UntilDone \[unbounded\] delay=fixed dep=o`
+	helpers.UntilDone(ctx, o.Ping)                      // want `helper helpers.UntilDone \[time-bounded\] delay=fixed dep=o`
+	helpers.UntilDeadline(context.Background(), o.Ping) // want `helper helpers.UntilDeadline \[time-bounded\] delay=fixed dep=o`
 	tctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	helpers.UntilDone(tctx, o.Ping) // want `helper helpers.UntilDone \[time-bounded\] dep=o`
+	helpers.UntilDone(tctx, o.Ping) // want `helper helpers.UntilDone \[time-bounded\] delay=fixed dep=o`
 }
