@@ -237,6 +237,9 @@ func results(dir string) (string, map[string]int, error) {
 		return "", nil, fmt.Errorf("load errors: %s", strings.Join(errs, "; "))
 	}
 	all := passes.All()
+	if err := warmGob(all); err != nil {
+		return "", nil, err
+	}
 	g, err := driver.Analyze(append(all, suppress.Check(all, passNames())), pkgs, false)
 	if err != nil {
 		return "", nil, err
@@ -289,6 +292,40 @@ func results(dir string) (string, map[string]int, error) {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n") + "\n", counts, nil
+}
+
+// warmGob encodes a zero fact of every fact type of the analyzers, in the
+// order of their type names, before any other: gob numbers the types a
+// process encodes in the order it first meets them, and the facts of one
+// package come in no set order, so without this the bytes of a fact would
+// depend on what the process encoded before.
+func warmGob(analyzers []*analysis.Analyzer) error {
+	types := map[string]reflect.Type{}
+	var visit func(*analysis.Analyzer)
+	visit = func(an *analysis.Analyzer) {
+		for _, f := range an.FactTypes {
+			t := reflect.TypeOf(f)
+			types[t.String()] = t
+		}
+		for _, r := range an.Requires {
+			visit(r)
+		}
+	}
+	for _, an := range analyzers {
+		visit(an)
+	}
+	names := make([]string, 0, len(types))
+	for n := range types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		zero := reflect.New(types[n].Elem()).Interface().(analysis.Fact)
+		if _, err := encodeFacts("", "", zero); err != nil {
+			return fmt.Errorf("fact type %s: %v", n, err)
+		}
+	}
+	return nil
 }
 
 // gobFact is how go vet (x/tools' internal/facts) writes a fact.
