@@ -810,7 +810,7 @@ func (r *lastPolicy) isLast(n int) bool { return n+1 >= r.max }
 func (r *lastPolicy) run(c *Client) error {
 	var err error
 	n := 0
-	for { // want `loop \[unknown bound\] delay=yes`
+	for { // want `loop \[unknown bound\] delay=fixed`
 		if err = c.Put(r.ctx, "k", "v"); err == nil {
 			return nil
 		}
@@ -830,7 +830,7 @@ func (r *lastPolicy) run(c *Client) error {
 // Look-alike: the call is given the error alone, which it sorts; it
 // counts nothing, and the context stays the bound.
 func (r *lastPolicy) classified(c *Client) error {
-	for { // want `loop \[time-bounded\] delay=yes`
+	for { // want `loop \[time-bounded\] delay=fixed`
 		err := c.Put(r.ctx, "k", "v")
 		if err == nil {
 			return nil
@@ -851,7 +851,7 @@ func (r *lastPolicy) retryable(err error) bool { return err != nil }
 // Look-alike: a count under a condition bounds only the paths where it
 // holds; the context bounds them all.
 func condCountWithContext(ctx context.Context, c *Client, limited bool) error {
-	for attempt := 0; ; attempt++ { // want `loop \[time-bounded\] delay=yes`
+	for attempt := 0; ; attempt++ { // want `loop \[time-bounded\] delay=fixed`
 		err := c.Put(ctx, "k", "v")
 		if err == nil {
 			return nil
