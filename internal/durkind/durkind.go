@@ -10,7 +10,6 @@ package durkind
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -535,17 +534,7 @@ func mentionsText(x ast.Expr, key string) bool {
 
 // ConstDuration returns the constant value of x as a duration, if it is
 // one.
-func (c *Env) ConstDuration(x ast.Expr) (int64, bool) {
-	tv, ok := c.info.Types[x]
-	if !ok || tv.Value == nil {
-		return 0, false
-	}
-	v := constant.ToInt(tv.Value)
-	if v.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(v)
-}
+func (c *Env) ConstDuration(x ast.Expr) (int64, bool) { return typesx.IntConst(c.info, x) }
 
 // TickerPeriod returns the period a ticker variable was made with (the d
 // of its only assignment t := time.NewTicker(d)), or nil.

@@ -46,9 +46,8 @@ type Deps struct {
 	once sync.Once // builds vars on first use
 	vars map[*types.Var]*VarUse
 
-	mu    sync.Mutex // guards funcs and decls
+	mu    sync.Mutex // guards funcs and the declarations d.a indexes
 	funcs map[*types.Func]summary
-	decls map[*types.Func]*ast.FuncDecl
 }
 
 // VarUse is what the package does with one variable: the expression
@@ -304,16 +303,6 @@ func (d *Deps) reaches(fn *types.Func) Dep {
 	defer d.mu.Unlock()
 	if d.funcs == nil {
 		d.funcs = map[*types.Func]summary{}
-		d.decls = map[*types.Func]*ast.FuncDecl{}
-		for _, f := range d.pass.Files {
-			for _, decl := range f.Decls {
-				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
-					if obj, ok := d.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						d.decls[obj] = fd
-					}
-				}
-			}
-		}
 	}
 	return d.summarize(fn, map[*types.Func]bool{}).dep
 }
@@ -332,7 +321,7 @@ func (d *Deps) summarize(fn *types.Func, building map[*types.Func]bool) summary 
 	if sum, ok := d.funcs[fn]; ok {
 		return sum
 	}
-	fd := d.decls[fn]
+	fd := d.a.declOf(fn) // d.a is the model's own, used under d.mu
 	if fd == nil || building[fn] {
 		return summary{}
 	}
@@ -599,15 +588,29 @@ func (d *Deps) typed(dep Dep) Dep {
 }
 
 // Passed reports whether what a site retries is an operation that the
-// callers of its function pass: the retry loop of a retry helper, or a
-// call of a helper or library whose operation is a parameter. Such a site
+// callers of its function pass: the retry loop of a retry helper, a call
+// of a helper or library whose operation is a parameter, or a site whose
+// every attempt calls a function parameter. Such a site
 // reaches whatever each caller passes; the callers' calls are sites of
 // their own, with their dependencies.
 func (d *Deps) Passed(s *Site) bool {
-	if s.Kind == Loop {
-		return s.Helper != nil
+	if s.Kind == Loop && s.Helper != nil || d.isParam(s.Op) {
+		return true
 	}
-	id, ok := ast.Unparen(s.Op).(*ast.Ident)
+	// Every attempt calls a function parameter: the loop of a helper
+	// whose fact another loop of it made, or an operation literal that
+	// wraps the caller's (func() error { return fn(tx) }).
+	for _, at := range s.Attempts {
+		if at.Call == nil || !d.isParam(at.Call.Fun) {
+			return false
+		}
+	}
+	return len(s.Attempts) > 0
+}
+
+// isParam reports whether e is a parameter of a function.
+func (d *Deps) isParam(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
 	}

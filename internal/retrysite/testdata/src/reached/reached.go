@@ -176,3 +176,22 @@ func local(ctx context.Context) error {
 	}
 	return err
 }
+
+// A helper whose operation literal wraps the caller's function passes its
+// callers' operation too.
+func inTx(ctx context.Context, fn func(context.Context) error) error {
+	return retry(ctx, 3, func(ctx context.Context) error { // want `reached=\[\] passed=true`
+		return fn(ctx)
+	})
+}
+
+// Look-alike: a literal that calls a function parameter and a dependency
+// of its own is the dependency's.
+func (s *Service) inTxAndStore(ctx context.Context, fn func(context.Context) error) error {
+	return retry(ctx, 3, func(ctx context.Context) error { // want `reached=\[field:store\] passed=false`
+		if err := fn(ctx); err != nil {
+			return err
+		}
+		return s.store.Put(ctx, 1)
+	})
+}
