@@ -290,7 +290,8 @@ func (d *Deps) attempt(at Attempt, follow bool) Dep {
 }
 
 // reaches returns the dependency a function of this package reaches
-// through the calls of its own body that return an error, outside
+// through the calls of its own body that return an error (or a value of
+// a type that implements error), outside
 // function literals and go and defer statements: connect reaches
 // c.broker when it calls c.broker.Dial and ctx.Err. Calls that reach
 // nothing (a standard package that is no transport, an errors package, a
@@ -336,7 +337,7 @@ func (d *Deps) summarize(fn *types.Func, building map[*types.Func]bool) summary 
 		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 			return false
 		case *ast.CallExpr:
-			if !d.a.resultsError(n) {
+			if !d.a.resultsError(n) && !returnsErrorValue(info, n) {
 				return true
 			}
 			var x summary
@@ -377,6 +378,32 @@ func (d *Deps) summarize(fn *types.Func, building map[*types.Func]bool) summary 
 	}
 	return sum
 }
+
+// returnsErrorValue reports whether a call has a result of a concrete
+// type that implements error (*http2.Error): a failure a caller tests
+// like an error.
+func returnsErrorValue(info *types.Info, call *ast.CallExpr) bool {
+	t := info.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	var ts []types.Type
+	if tuple, ok := t.(*types.Tuple); ok {
+		for i := range tuple.Len() {
+			ts = append(ts, tuple.At(i).Type())
+		}
+	} else {
+		ts = []types.Type{t}
+	}
+	for _, t := range ts {
+		if !types.IsInterface(t) && types.Implements(t, errorIface) {
+			return true
+		}
+	}
+	return false
+}
+
+var errorIface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
 // passedOn returns the dependency a call to a function of this package
 // reaches through what it is handed: the operation it is passed

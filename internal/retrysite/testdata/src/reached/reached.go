@@ -195,3 +195,44 @@ func (s *Service) inTxAndStore(ctx context.Context, fn func(context.Context) err
 		return s.store.Put(ctx, 1)
 	})
 }
+
+// Failure is a concrete error type a client returns.
+type Failure struct{ Code int }
+
+func (f *Failure) Error() string { return "failed" }
+
+type HTTPService struct{}
+
+func (*HTTPService) Post(ctx context.Context, body []byte) *Failure { return nil }
+
+type Writer struct{ svc *HTTPService }
+
+// batch compresses locally, then posts: a call whose result is a
+// concrete error type is one of its calls too, so what it reaches is the
+// service, not the compression.
+func (w *Writer) batch(ctx context.Context, body []byte) *Failure {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	if _, err := gz.Write(body); err != nil {
+		return &Failure{}
+	}
+	return w.svc.Post(ctx, buf.Bytes())
+}
+
+// write reports a failure as an error.
+func (w *Writer) write(ctx context.Context, body []byte) error {
+	if f := w.batch(ctx, body); f != nil {
+		return f
+	}
+	return nil
+}
+
+func (w *Writer) flush(ctx context.Context, body []byte) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `reached=\[field:svc\] passed=false`
+		if err = w.write(ctx, body); err == nil {
+			return nil
+		}
+	}
+	return err
+}
