@@ -154,8 +154,13 @@ func (a *analyzer) waitsIn(n ast.Node, nodes []ast.Node) []durkind.Wait {
 			return true
 		}
 		d, i := a.durationArg(call)
-		if d != nil && (a.callee(call) == nil && a.isSleeperValue(call) || a.waitsInside(a.callee(call), i)) {
+		switch {
+		case d != nil && (a.callee(call) == nil && a.isSleeperValue(call) || a.waitsInside(a.callee(call), i)):
 			out = append(out, durkind.Wait{Call: call, Dur: d, At: call})
+		case a.waitsInside(a.callee(call), -1):
+			// waitBackoff(attempt, ctx, opts): it waits for a duration
+			// it works out itself, which this wait does not classify.
+			out = append(out, durkind.Wait{Call: call, At: call})
 		}
 		return true
 	})
@@ -262,16 +267,29 @@ func (a *analyzer) isSleeperValue(call *ast.CallExpr) bool {
 
 // waitsInside reports whether fn, a function of the package, waits in
 // its body (outside function literals and goroutines) for the duration its
-// parameter i holds: waitFor(ctx, d) with a timer of d.
+// parameter i holds: waitFor(ctx, d) with a timer of d. With i < 0 it
+// reports whether fn waits for a duration no parameter of a duration type
+// holds: one it works out itself (waitBackoff(attempt, ctx, opts)).
 func (a *analyzer) waitsInside(fn *types.Func, i int) bool {
 	if fn == nil || fn.Pkg() != a.pass.Pkg {
 		return false
 	}
 	fd := a.declOf(fn)
-	if fd == nil || i >= fn.Signature().Params().Len() {
+	params := fn.Signature().Params()
+	if fd == nil || i >= params.Len() {
 		return false
 	}
-	p := fn.Signature().Params().At(i)
+	refers := func(e ast.Expr) bool {
+		if i >= 0 {
+			return typesx.Refers(a.pass.TypesInfo, e, params.At(i))
+		}
+		for j := range params.Len() {
+			if durkind.IsDuration(params.At(j).Type()) && typesx.Refers(a.pass.TypesInfo, e, params.At(j)) {
+				return false // a duration the caller passes: the case above
+			}
+		}
+		return true
+	}
 	found := false
 	env := a.durEnv()
 	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
@@ -279,7 +297,7 @@ func (a *analyzer) waitsInside(fn *types.Func, i int) bool {
 		case *ast.GoStmt:
 			return false
 		case *ast.CallExpr:
-			if w, ok := env.WaitCall(x); ok && typesx.Refers(a.pass.TypesInfo, w.Dur, p) {
+			if w, ok := env.WaitCall(x); ok && refers(w.Dur) {
 				found = true
 			}
 		}

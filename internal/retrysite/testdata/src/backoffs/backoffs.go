@@ -383,3 +383,49 @@ func otherTimer(ctx context.Context, c *Client, t1, t2 timer) error {
 		}
 	}
 }
+
+type retryOpts struct{ backoff func(attempt int) time.Duration }
+
+// waitBackoff waits for a duration it works out itself.
+func waitBackoff(ctx context.Context, attempt int, o *retryOpts) error {
+	t := time.NewTimer(o.backoff(attempt))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// A function of the package that waits for a duration of its own is a
+// wait the analysis does not classify.
+func computedWaitHelper(ctx context.Context, c *Client, o *retryOpts) error {
+	for i := 0; i < 3; i++ { // want `delay=yes`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		if err := waitBackoff(ctx, i, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record waits only in a goroutine it starts: no wait between attempts.
+func record(ctx context.Context, attempt int) error {
+	go func() { time.Sleep(time.Second) }()
+	return nil
+}
+
+func noWaitInside(ctx context.Context, c *Client) error {
+	for i := 0; i < 3; i++ { // want `delay=none`
+		if c.Get(ctx) == nil {
+			return nil
+		}
+		if err := record(ctx, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
