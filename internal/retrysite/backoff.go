@@ -270,9 +270,18 @@ func (a *analyzer) isSleeperValue(call *ast.CallExpr) bool {
 // parameter i holds: waitFor(ctx, d) with a timer of d. With i < 0 it
 // reports whether fn waits for a duration no parameter of a duration type
 // holds: one it works out itself (waitBackoff(attempt, ctx, opts)).
-func (a *analyzer) waitsInside(fn *types.Func, i int) bool {
+func (a *analyzer) waitsInside(fn *types.Func, i int) (found bool) {
 	if fn == nil || fn.Pkg() != a.pass.Pkg {
 		return false
+	}
+	if i < 0 {
+		if w, ok := a.waits[fn]; ok {
+			return w
+		}
+		if a.waits == nil {
+			a.waits = map[*types.Func]bool{}
+		}
+		defer func() { a.waits[fn] = found }()
 	}
 	fd := a.declOf(fn)
 	params := fn.Signature().Params()
@@ -290,7 +299,6 @@ func (a *analyzer) waitsInside(fn *types.Func, i int) bool {
 		}
 		return true
 	}
-	found := false
 	env := a.durEnv()
 	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
 		switch x := x.(type) {

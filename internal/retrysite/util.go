@@ -32,6 +32,7 @@ type analyzer struct {
 	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions (declOf)
+	waits map[*types.Func]bool          // waitsInside(fn, -1), memoized
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
 	cfgs     map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops

@@ -384,7 +384,9 @@ func otherTimer(ctx context.Context, c *Client, t1, t2 timer) error {
 	}
 }
 
-type retryOpts struct{ backoff func(attempt int) time.Duration }
+type retryOpts struct {
+	backoff func(attempt int) time.Duration
+}
 
 // waitBackoff waits for a duration it works out itself.
 func waitBackoff(ctx context.Context, attempt int, o *retryOpts) error {
