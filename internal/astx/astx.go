@@ -4,6 +4,7 @@ package astx
 
 import (
 	"go/ast"
+	"iter"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -84,4 +85,31 @@ func InspectNoLit(n ast.Node, f func(ast.Node) bool) {
 		}
 		return f(n)
 	})
+}
+
+// Fields yields the fields a composite literal sets by name (T{Name:
+// value}), in order; elements without a key are skipped.
+func Fields(lit *ast.CompositeLit) iter.Seq2[string, ast.Expr] {
+	return func(yield func(string, ast.Expr) bool) {
+		for _, elt := range lit.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && !yield(k.Name, kv.Value) {
+				return
+			}
+		}
+	}
+}
+
+// Field returns the value a composite literal gives the named field, or
+// nil.
+func Field(lit *ast.CompositeLit, name string) ast.Expr {
+	for k, v := range Fields(lit) {
+		if k == name {
+			return v
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package astx_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -51,5 +52,31 @@ func TestFind(t *testing.T) {
 	}
 	if _, ok := astx.Find(in.Root(), other.Decls[0]); ok {
 		t.Error("Find reported a node of another tree as present")
+	}
+}
+
+// TestFields: the keyed fields of a literal in order, unkeyed elements
+// skipped, an early stop honoured, and Field's nil for an absent name.
+func TestFields(t *testing.T) {
+	e, err := parser.ParseExpr(`T{Steps: 4, 7, Factor: 1.5, Jitter: 0}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit := e.(*ast.CompositeLit)
+	var names []string
+	for name := range astx.Fields(lit) {
+		names = append(names, name)
+		if name == "Factor" {
+			break
+		}
+	}
+	if got := fmt.Sprint(names); got != "[Steps Factor]" {
+		t.Errorf("Fields: %s, want [Steps Factor]", got)
+	}
+	if v, ok := astx.Field(lit, "Jitter").(*ast.BasicLit); !ok || v.Value != "0" {
+		t.Errorf("Field(Jitter) = %v, want 0", astx.Field(lit, "Jitter"))
+	}
+	if v := astx.Field(lit, "Duration"); v != nil {
+		t.Errorf("Field(Duration) = %v, want nil", v)
 	}
 }

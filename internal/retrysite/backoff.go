@@ -518,14 +518,8 @@ func (a *analyzer) isZero(e ast.Expr) bool {
 // litFieldSet reports whether a composite literal sets the field to
 // something other than a constant 0.
 func (a *analyzer) litFieldSet(lit *ast.CompositeLit, field string) bool {
-	for _, elt := range lit.Elts {
-		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == field && !a.isZero(kv.Value) {
-				return true
-			}
-		}
-	}
-	return false
+	v := astx.Field(lit, field)
+	return v != nil && !a.isZero(v)
 }
 
 // libraryBackoff reads the wait a library call is configured with, where
@@ -594,25 +588,17 @@ func (a *analyzer) k8sBackoff(e ast.Expr) (Backoff, bool) {
 		return Backoff{}, false
 	}
 	b := Backoff{Delay: FixedDelay}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		k, _ := kv.Key.(*ast.Ident)
-		if k == nil {
-			continue
-		}
-		switch k.Name {
+	for name, value := range astx.Fields(lit) {
+		switch name {
 		case "Factor", "Jitter":
-			v, ok := a.floatConst(kv.Value)
+			v, ok := a.floatConst(value)
 			if !ok {
 				return Backoff{}, false
 			}
-			if k.Name == "Factor" && v > 1 {
+			if name == "Factor" && v > 1 {
 				b.Delay = GrowingDelay
 			}
-			if k.Name == "Jitter" && v > 0 {
+			if name == "Jitter" && v > 0 {
 				b.Jitter = true
 			}
 		}

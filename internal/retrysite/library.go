@@ -418,21 +418,13 @@ func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
 	if lit == nil {
 		return
 	}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		k, _ := kv.Key.(*ast.Ident)
-		if k == nil {
-			continue
-		}
-		switch k.Name {
+	for name, value := range astx.Fields(lit) {
+		switch name {
 		case "MaxAttempts":
-			s.Bound = a.countBound(kv.Value, 0, false)
+			s.Bound = a.countBound(value, 0, false)
 		case "Budget":
-			if !a.isNil(kv.Value) {
-				s.Guard = &Guard{Kind: GuardNative, Desc: "retry.Policy.Budget", Budget: kv.Value}
+			if !a.isNil(value) {
+				s.Guard = &Guard{Kind: GuardNative, Desc: "retry.Policy.Budget", Budget: value}
 			}
 		case "InitialDelay":
 			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
@@ -586,13 +578,9 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		}
 		switch t.Obj().Name() {
 		case "ExponentialBackOff":
-			for _, elt := range e.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "MaxElapsedTime" {
-						if n, ok := a.intConst(kv.Value); !ok || n != 0 {
-							return Bound{Kind: BoundTime, Note: "MaxElapsedTime"}
-						}
-					}
+			if v := astx.Field(e, "MaxElapsedTime"); v != nil {
+				if n, ok := a.intConst(v); !ok || n != 0 {
+					return Bound{Kind: BoundTime, Note: "MaxElapsedTime"}
 				}
 			}
 			return Bound{Kind: Unbounded, Note: "MaxElapsedTime is 0"}
@@ -674,18 +662,13 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 	}
 	var max ast.Expr
 	var g *Guard
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		switch k, _ := kv.Key.(*ast.Ident); {
-		case k == nil:
-		case k.Name == e.CountField:
-			max = kv.Value
-		case slices.Contains(e.GuardFields, k.Name):
+	for name, value := range astx.Fields(lit) {
+		switch {
+		case name == e.CountField:
+			max = value
+		case slices.Contains(e.GuardFields, name):
 			if g == nil {
-				g = a.firstGuard(kv.Value, true)
+				g = a.firstGuard(value, true)
 			}
 		}
 	}
@@ -948,12 +931,8 @@ func (a *analyzer) k8sBound(e ast.Expr) Bound {
 		}
 	}
 	if lit, ok := e.(*ast.CompositeLit); ok {
-		for _, elt := range lit.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok {
-				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Steps" {
-					return a.countBound(kv.Value, 0, false)
-				}
-			}
+		if v := astx.Field(lit, "Steps"); v != nil {
+			return a.countBound(v, 0, false)
 		}
 	}
 	return Bound{}
