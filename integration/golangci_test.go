@@ -324,6 +324,36 @@ func spaced(get func() error) error {
 		}
 	})
 
+	// The fixes of four passes on one loop (a budget, an idempotency key,
+	// jitter and a select, the last two on one time.Sleep) are applied
+	// together by golangci-lint, which takes every edit of a file at once
+	// and skips a linter's edits when two of them overlap: the passes'
+	// edits stay apart, and the result builds.
+	t.Run("fixes compose", func(t *testing.T) {
+		fixDir := sampleModule(t)
+		copyDir(t, filepath.Join("testdata", "golangci"), fixDir)
+		conf := strings.Replace(readFile(t, filepath.Join(fixDir, ".golangci.yml")), "# budget-module: true", "budget-module: true", 1)
+		mod := strings.Replace(readFile(t, filepath.Join(fixDir, "go.mod")), "go 1.22", "go 1.24", 1)
+		writeFiles(t, fixDir, map[string]string{"compose.yml": conf, "go.mod": mod, "pay/pay.go": composeSrc})
+		r, _, _ := gclRun(t, fixDir, "compose.yml", "--fix")
+		t.Logf("golangci-lint run --fix: exit %d", r.code)
+		if strings.Contains(r.stderr, "conflict") || strings.Contains(r.stderr, "skipped") {
+			t.Errorf("golangci-lint skipped edits:\n%s", r.stderr)
+		}
+		fixed := readFile(t, filepath.Join(fixDir, "pay", "pay.go"))
+		for _, want := range []string{"crand.Text()", "case <-time.After(rand.N(100 * time.Millisecond)):", ".TryRetry() {", "case <-ctx.Done():"} {
+			if !strings.Contains(fixed, want) {
+				t.Errorf("--fix: pay.go lacks %q:\n%s", want, fixed)
+			}
+		}
+		if b := run(t, fixDir, goEnv, "go", "vet", "./pay/"); b.code != 0 {
+			t.Fatalf("the fixed package does not build: %s\n%s", b, fixed)
+		}
+		if _, issues, _ := gclRun(t, fixDir, "compose.yml"); len(issuesIn(issues, "pay/")) != 0 {
+			t.Errorf("after --fix, issues in pay:\n%s", strings.Join(positions(issuesIn(issues, "pay/")), "\n"))
+		}
+	})
+
 	t.Run("fix", func(t *testing.T) {
 		fixDir := sampleModule(t)
 		copyDir(t, filepath.Join("testdata", "golangci"), fixDir)
@@ -365,4 +395,51 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// composeSrc is a retried POST with a fixed wait that cancellation does
+// not interrupt: four passes fix it.
+const composeSrc = `package pay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+type Client struct {
+	hc   *http.Client
+	base string
+}
+
+func (c *Client) Charge(ctx context.Context, body []byte) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charge", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := c.hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("charge failed")
+}
+`
+
+// issuesIn returns the issues of files below dir.
+func issuesIn(issues []gclIssue, dir string) []gclIssue {
+	var out []gclIssue
+	for _, is := range issues {
+		if strings.HasPrefix(is.Pos.Filename, dir) {
+			out = append(out, is)
+		}
+	}
+	return out
 }

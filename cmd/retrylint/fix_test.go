@@ -99,8 +99,8 @@ func notify(ctx context.Context) error {
 func TestFixSummary(t *testing.T) {
 	dir := fixModule(t)
 	_, stderr, code := run(t, dir, "-fixedattempts", "-fix", "./...")
-	if code != 0 {
-		t.Fatalf("-fix: exit %d, stderr:\n%s", code, stderr)
+	if code != 3 { // a finding is left
+		t.Fatalf("-fix: exit %d, want 3, stderr:\n%s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	want := "retrylint: fixed 3 findings in 2 files; 1 finding has no automatic fix"
@@ -140,7 +140,7 @@ func TestDiff(t *testing.T) {
 	}
 	before := read(dir)
 	diff, stderr, code := run(t, dir, "-fixedattempts", "-diff", "./...")
-	if code != 0 || !strings.HasPrefix(diff, "--- a/p/a.go\n+++ b/p/a.go\n@@ ") || !strings.Contains(diff, "\n--- a/p/b.go\n+++ b/p/b.go\n") {
+	if code != 3 || !strings.HasPrefix(diff, "--- a/p/a.go\n+++ b/p/a.go\n@@ ") || !strings.Contains(diff, "\n--- a/p/b.go\n+++ b/p/b.go\n") {
 		t.Fatalf("-diff: exit %d, stdout:\n%s\nstderr:\n%s", code, diff, stderr)
 	}
 	if want := "retrylint: the diff fixes 3 findings in 2 files; 1 finding has no automatic fix\n"; !strings.HasSuffix(stderr, want) {
@@ -159,7 +159,7 @@ func TestDiff(t *testing.T) {
 	}
 	// What -fix writes, in a copy.
 	fixed := copyModule(t, dir)
-	if _, stderr, code := run(t, fixed, "-fixedattempts", "-fix", "./..."); code != 0 {
+	if _, stderr, code := run(t, fixed, "-fixedattempts", "-fix", "./..."); code != 3 {
 		t.Fatalf("-fix: exit %d\n%s", code, stderr)
 	}
 	want := read(fixed)
@@ -317,6 +317,136 @@ func (s *Service) Charge(ctx context.Context, item string) error {
 	}
 	if !strings.Contains(string(fixed), "\tpaymentsBudget.OnRequest()\n") || strings.Count(string(fixed), "s.inventoryBudget.TryRetry()") != 1 {
 		t.Errorf("-fix: the payments loop does not get a budget of its own:\n%s", fixed)
+	}
+	if _, stderr, code := run(t, dir, "./..."); code != 0 {
+		t.Errorf("after -fix: exit %d, want nothing reported:\n%s", code, stderr)
+	}
+}
+
+// TestFixComposes: one retry loop that gets the fixes of four passes
+// (fixedattempts' budget, nonidempotent's key, nojitter's jitter and
+// blindsleep's select, the last two on the same time.Sleep) is fixed in
+// one run, and the result builds: crypto/rand's Text and math/rand/v2's N
+// are imported under two names. The fixed code then behaves (the test
+// file below runs it against an always-503 server): it fails with an
+// error, sends every attempt with one key, asks the budget, and returns
+// at once when its context is cancelled. The same test fails on the code
+// before the fix (no key).
+func TestFixComposes(t *testing.T) {
+	dir := fixModule(t)
+	os.Remove(filepath.Join(dir, "p", "a.go"))
+	os.Remove(filepath.Join(dir, "p", "b.go"))
+	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	files := map[string]string{
+		"go.mod": strings.Replace(string(mod), "go 1.22", "go 1.24", 1), // crypto/rand.Text
+		"p/pay.go": `package p
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+type Client struct {
+	hc   *http.Client
+	base string
+}
+
+func (c *Client) Charge(ctx context.Context, body []byte) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charge", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := c.hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("charge failed")
+}
+`,
+		"p/pay_test.go": `package p
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestCharge(t *testing.T) {
+	var mu sync.Mutex
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get("Idempotency-Key"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	c := &Client{hc: srv.Client(), base: srv.URL}
+	if err := c.Charge(context.Background(), []byte("{}")); err == nil {
+		t.Fatal("Charge against an always-503 server returned nil")
+	}
+	if len(keys) == 0 || len(keys) > 3 {
+		t.Fatalf("%d attempts, want 1 to 3", len(keys))
+	}
+	for _, k := range keys {
+		if k == "" || k != keys[0] {
+			t.Fatalf("the attempts' idempotency keys differ or are missing: %q", keys)
+		}
+	}
+	// A cancelled request stops waiting at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	c.Charge(ctx, []byte("{}"))
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Errorf("Charge with a cancelled context took %v", d)
+	}
+}
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gotest := func() (string, error) {
+		cmd := exec.Command("go", "test", "-count=1", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := gotest(); err == nil {
+		t.Fatalf("the behaviour test passes before the fix:\n%s", out)
+	}
+	_, stderr, code := run(t, dir, "-fix", "-fixedattempts.budget-module", "./...")
+	if code != 0 {
+		t.Fatalf("-fix: exit %d, want 0 (every finding fixed), stderr:\n%s", code, stderr)
+	}
+	if want := "retrylint: fixed 4 findings in 1 file\n"; stderr != want {
+		t.Errorf("-fix: stderr %q, want %q", stderr, want)
+	}
+	fixed, _ := os.ReadFile(filepath.Join(dir, "p", "pay.go"))
+	for _, want := range []string{"\tcrand \"crypto/rand\"\n", "\t\"math/rand/v2\"\n", "idempotencyKey := crand.Text()\n",
+		"case <-time.After(rand.N(100 * time.Millisecond)):", ".TryRetry() {", "case <-ctx.Done():"} {
+		if !strings.Contains(string(fixed), want) {
+			t.Errorf("the fixed file lacks %q:\n%s", want, fixed)
+		}
+	}
+	if out, err := gotest(); err != nil {
+		t.Fatalf("the fixed code does not build or behave:\n%s\n%s", out, fixed)
 	}
 	if _, stderr, code := run(t, dir, "./..."); code != 0 {
 		t.Errorf("after -fix: exit %d, want nothing reported:\n%s", code, stderr)

@@ -73,7 +73,7 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes -fix would write as a unified diff (for git apply or patch -p1), and write no file")
 	fs.BoolVar(&lf.tests, "test", true, "analyze test files too")
 	fs.IntVar(&lf.context, "c", -1, "display offending line with this many lines of context")
-	fs.StringVar(&lf.debug, "debug", "", "debug flags: t (timing), p (sequential)")
+	fs.StringVar(&lf.debug, "debug", "", "debug flags: t (timing), p (sequential), f (each round of -fix)")
 	fs.StringVar(&lf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&lf.memprofile, "memprofile", "", "write a memory profile to this file")
 	fs.StringVar(&lf.baseline, "baseline", "", "report only the findings this baseline file (written by -write-baseline) does not hold")
@@ -214,7 +214,34 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	switch {
 	case lf.fix || lf.diff:
 		// -diff alone shows the fixes -fix would write.
-		res, err := driver.Fixes(findings, lf.diff, cwd, os.Stdout)
+		run := &driver.FixRun{
+			Dir:  cwd,
+			Diff: lf.diff,
+			W:    os.Stdout,
+			Check: func(overlay map[string][]byte) ([]string, error) {
+				return driver.BuildErrors("", patterns, lf.tests, overlay, pkgs)
+			},
+			Reanalyze: func() ([]*driver.Finding, error) {
+				again, err := driver.Load("", patterns, lf.tests)
+				if err != nil {
+					return nil, err
+				}
+				g, err := driver.Analyze(analyzers, again, strings.Contains(lf.debug, "p"))
+				if err != nil {
+					return nil, err
+				}
+				pkgs = again
+				fs := driver.Findings(g)
+				if base != nil {
+					fs, _ = base.Filter(fs, driver.NewLines())
+				}
+				return fs, nil
+			},
+		}
+		if strings.Contains(lf.debug, "f") {
+			run.Trace = os.Stderr
+		}
+		res, err := run.Run(findings)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "retrylint: -fix:", err)
 			return 1
@@ -223,10 +250,13 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 		if lf.diff {
 			move = nil // nothing was written
 		}
-		if err := driver.PrintTextMoved(os.Stderr, res.Remaining(), cwd, lf.context, move); err != nil {
+		if err := driver.PrintTextMoved(os.Stderr, res.Remaining, cwd, lf.context, move); err != nil {
 			return 1
 		}
 		fmt.Fprintln(os.Stderr, "retrylint: "+res.Summary(lf.diff))
+		if exit == 0 && len(res.Remaining) > 0 {
+			exit = 3 // findings are left, as without -fix
+		}
 		return exit
 	case lf.json:
 		if err := driver.PrintJSON(os.Stdout, graph, findings); err != nil {

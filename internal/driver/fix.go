@@ -10,196 +10,187 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
 )
 
-// edit is a text edit in byte offsets of one file.
+// edit is a text edit in byte offsets of one file, made by the fix of
+// the finding with index owner in the plan's list.
 type edit struct {
 	start, end int
 	text       string
+	owner      int
 }
 
-// fileFix gathers the edits of the fixes applied to one file.
-type fileFix struct {
-	name  string
-	edits []edit
+// same reports whether two edits make the same change.
+func (e edit) same(o edit) bool { return e.start == o.start && e.end == o.end && e.text == o.text }
+
+// A FixPlan is what one round of -fix applies: the first suggested fix of
+// every finding whose edits overlap no edit taken before it.
+type FixPlan struct {
+	Applied  []*Finding // findings whose fix the plan applies
+	NoFix    []*Finding // findings with no suggested fix
+	Overlaps []Overlap  // fixes left out: they overlap one the plan applies
+	files    map[string][]edit
 }
 
-// FixResult says what Fixes did.
-type FixResult struct {
-	Fixed   int        // findings whose fix was applied (or, with a diff, is in it)
-	Files   int        // files changed
-	NoFix   []*Finding // findings with no suggested fix
-	Skipped []*Finding // findings whose fix overlaps one applied before it
-	// lines maps, for each file changed, the 1-based number of each of
-	// its old lines that is still there to its new one.
-	lines map[string]map[int]int
-}
+// An Overlap is a fix left out of a plan, and the applied fix it
+// overlaps.
+type Overlap struct{ Finding, With *Finding }
 
-// Remaining returns the findings the fixes left, in the order of fs.
-func (r FixResult) Remaining() []*Finding {
-	out := append(append([]*Finding(nil), r.NoFix...), r.Skipped...)
-	slices.SortStableFunc(out, compare)
-	return out
-}
-
-// Move returns where the line of a position reported before the fixes is
-// in the file they wrote (the position itself when the file did not
-// change or the line was rewritten).
-func (r FixResult) Move(p token.Position) token.Position {
-	if m, ok := r.lines[p.Filename]; ok {
-		if n, ok := m[p.Line]; ok {
-			p.Line = n
+// PlanFixes takes the first suggested fix of every finding, in the order
+// of the findings (Findings sorts them by position, so the same fixes win
+// in every run). A finding reported in a package and in its test variant
+// counts once, with the fix of the copy that edits the most (the test
+// variant also edits the test files). A fix whose edits overlap an edit
+// already taken (other than an identical one, as when two fixes of a file
+// add the same import) is left out whole. Two insertions at one offset do
+// not overlap, nor do an insertion and a replacement that meet at its
+// boundary: the passes' fixes of one site edit disjoint parts of it (a
+// wait's duration and the statement around it), so that every driver,
+// golangci-lint's included, applies them together.
+func PlanFixes(fs []*Finding) *FixPlan {
+	p := &FixPlan{files: map[string][]edit{}}
+	for _, f := range pickFixes(fs) {
+		if len(f.Diag.SuggestedFixes) == 0 {
+			p.NoFix = append(p.NoFix, f)
+			continue
+		}
+		if with, ok := p.accept(f); !ok {
+			p.Overlaps = append(p.Overlaps, Overlap{f, with})
 		}
 	}
 	return p
 }
 
-// Summary returns the line that tells the user what -fix did: "fixed 3
-// findings in 2 files; 1 finding has no automatic fix". With diff, the
-// fixes were shown, not written.
-func (r FixResult) Summary(diff bool) string {
-	verb := "fixed"
-	if diff {
-		verb = "the diff fixes"
+// accept adds the edits of f's first fix to the plan unless one overlaps an
+// edit already there, whose owner it then returns; identical edits are
+// kept once.
+func (p *FixPlan) accept(f *Finding) (*Finding, bool) {
+	fset := f.Fset()
+	owner := len(p.Applied)
+	type fe struct {
+		name string
+		e    edit
 	}
-	s := fmt.Sprintf("%s %s in %s", verb, count(r.Fixed, "finding", "findings"), count(r.Files, "file", "files"))
-	switch n := len(r.NoFix); n {
-	case 0:
-	case 1:
-		s += "; 1 finding has no automatic fix"
-	default:
-		s += fmt.Sprintf("; %d findings have no automatic fix", n)
+	var add []fe
+	for _, te := range f.Diag.SuggestedFixes[0].TextEdits {
+		tf := fset.File(te.Pos)
+		if tf == nil {
+			return nil, false
+		}
+		end := te.End
+		if !end.IsValid() {
+			end = te.Pos
+		}
+		add = append(add, fe{tf.Name(), edit{tf.Offset(te.Pos), tf.Offset(end), string(te.NewText), owner}})
 	}
-	switch n := len(r.Skipped); n {
-	case 0:
-	case 1:
-		s += "; 1 fix overlaps another: run again to apply it"
-	default:
-		s += fmt.Sprintf("; %d fixes overlap others: run again to apply them", n)
+	// Check every edit before taking any.
+	for i, a := range add {
+		for _, have := range p.files[a.name] {
+			if have.same(a.e) {
+				add[i].e.start = -1 // already there
+				break
+			}
+			if overlaps(have, a.e) {
+				return p.Applied[have.owner], false
+			}
+		}
 	}
-	return s
+	for _, a := range add {
+		if a.e.start >= 0 {
+			p.files[a.name] = append(p.files[a.name], a.e)
+		}
+	}
+	p.Applied = append(p.Applied, f)
+	return nil, true
 }
 
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// overlaps reports whether two edits touch the same bytes. Two insertions
+// at one offset do not overlap: they are applied in the order accepted,
+// which follows the order of the diagnostics. Nor does an insertion at
+// either end of a replacement.
+func overlaps(a, b edit) bool {
+	if a.start == a.end && b.start == b.end {
+		return false
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return a.start < b.end && b.start < a.end || a.start == a.end && a.start > b.start && a.start < b.end || b.start == b.end && b.start > a.start && b.start < a.end
 }
 
-// Fixes applies the first suggested fix of every finding, in the order
-// of the findings (Findings sorts them by position, so the same fixes win
-// in every run). A finding reported in a package and in its test variant
-// counts once, with the fix of the copy that edits the most (the test
-// variant also edits the test files). A fix whose edits overlap an edit
-// already accepted (other than an identical one, as when two diagnostics
-// of a file add the same import) is skipped whole. A changed file is
-// gofmt-ed when it was gofmt-clean before, and must parse.
-//
-// With diff, unified diffs (paths relative to dir, a/ and b/ prefixes, as
-// git diff writes them, for git apply and patch -p1) are written to w and
-// no file changes. Otherwise the files are written all or nothing: every
-// file is checked and its new text written to a temporary file beside it
-// before any is replaced, so that a read-only file, or any error, leaves
-// every file as it was.
-func Fixes(fs []*Finding, diff bool, dir string, w io.Writer) (FixResult, error) {
-	var res FixResult
-	files := map[string]*fileFix{}
-	var order []string
-	for _, f := range pickFixes(fs) {
-		if len(f.Diag.SuggestedFixes) == 0 {
-			res.NoFix = append(res.NoFix, f)
+// A FileChange is the old and the new text of a file a plan edits.
+type FileChange struct {
+	Name     string
+	Old, New []byte
+}
+
+// Apply returns the new text of every file the plan changes, sorted by
+// name, leaving out the fixes of the applied findings whose indexes drop
+// holds. A changed file is gofmt-ed when it was gofmt-clean before, and
+// must parse. dir is for the file names of errors.
+func (p *FixPlan) Apply(dir string, drop map[int]bool) ([]FileChange, error) {
+	var names []string
+	for name := range p.files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var changes []FileChange
+	for _, name := range names {
+		var edits []edit
+		for _, e := range p.files[name] {
+			if !drop[e.owner] {
+				edits = append(edits, e)
+			}
+		}
+		if len(edits) == 0 {
 			continue
 		}
-		if !accept(f.Fset(), f.Diag.SuggestedFixes[0], files, &order) {
-			res.Skipped = append(res.Skipped, f)
-			continue
-		}
-		res.Fixed++
-	}
-	sort.Strings(order)
-	type change struct {
-		name     string
-		old, new []byte
-	}
-	var changes []change
-	for _, name := range order {
-		ff := files[name]
 		old, err := os.ReadFile(name)
 		if err != nil {
-			return res, fmt.Errorf("%s; no file was changed", err)
+			return nil, err
 		}
-		out, err := apply(old, ff.edits)
+		out, err := apply(old, edits)
 		if err != nil {
-			return res, fmt.Errorf("%s: %v; no file was changed", Rel(dir, name), err)
+			return nil, fmt.Errorf("%s: %v", Rel(dir, name), err)
 		}
 		if _, err := parser.ParseFile(token.NewFileSet(), name, out, parser.ParseComments|parser.SkipObjectResolution); err != nil {
-			return res, fmt.Errorf("%s: the fixed file does not parse (%v); no file was changed", Rel(dir, name), err)
+			return nil, fmt.Errorf("%s: the fixed file does not parse (%v)", Rel(dir, name), err)
 		}
 		if formatted, err := format.Source(old); err == nil && bytes.Equal(formatted, old) {
 			if out, err = format.Source(out); err != nil {
-				return res, fmt.Errorf("%s: the fixed file does not format (%v); no file was changed", Rel(dir, name), err)
+				return nil, fmt.Errorf("%s: the fixed file does not format (%v)", Rel(dir, name), err)
 			}
 		}
 		if !bytes.Equal(old, out) {
-			changes = append(changes, change{name, old, out})
+			changes = append(changes, FileChange{name, old, out})
 		}
 	}
-	res.Files = len(changes)
-	res.lines = map[string]map[int]int{}
-	for _, c := range changes {
-		m := map[int]int{}
-		for _, op := range lineDiff(splitLines(string(c.old)), splitLines(string(c.new))) {
-			if op.kind == ' ' {
-				m[op.a+1] = op.b + 1
-			}
+	return changes, nil
+}
+
+// Owners returns the indexes of the applied findings whose fixes edit the
+// file, nearest to the line first.
+func (p *FixPlan) Owners(name string, line int, lineOf func(name string, off int) int) []int {
+	best := map[int]int{}
+	for _, e := range p.files[name] {
+		d := lineOf(name, e.start) - line
+		if d < 0 {
+			d = -d
 		}
-		res.lines[c.name] = m
-	}
-	if diff {
-		for _, c := range changes {
-			fmt.Fprint(w, unifiedDiff(filepath.ToSlash(Rel(dir, c.name)), c.old, c.new))
-		}
-		return res, nil
-	}
-	// All or nothing: check every file and stage its new text first.
-	var staged []*stagedFile
-	cleanup := func() {
-		for _, s := range staged {
-			os.Remove(s.tmp)
+		if b, ok := best[e.owner]; !ok || d < b {
+			best[e.owner] = d
 		}
 	}
-	for _, c := range changes {
-		s, err := stage(c.name, c.new)
-		if err != nil {
-			cleanup()
-			return res, fmt.Errorf("%s: %v; no file was changed", Rel(dir, c.name), err)
-		}
-		s.old = c.old
-		staged = append(staged, s)
+	var out []int
+	for o := range best {
+		out = append(out, o)
 	}
-	for i, s := range staged {
-		if err := os.Rename(s.tmp, s.name); err != nil {
-			// Put back the files already replaced.
-			var failed []string
-			for _, done := range staged[:i] {
-				if err := os.WriteFile(done.name, done.old, done.mode); err != nil {
-					failed = append(failed, Rel(dir, done.name))
-				}
-			}
-			cleanup()
-			if len(failed) > 0 {
-				return res, fmt.Errorf("%s: %v; and %s could not be restored", Rel(dir, s.name), err, strings.Join(failed, ", "))
-			}
-			return res, fmt.Errorf("%s: %v; no file was changed", Rel(dir, s.name), err)
+	sort.Slice(out, func(i, j int) bool {
+		if best[out[i]] != best[out[j]] {
+			return best[out[i]] < best[out[j]]
 		}
-	}
-	return res, nil
+		return out[i] < out[j]
+	})
+	return out
 }
 
 // pickFixes returns the findings without the copies a file analyzed in
@@ -234,68 +225,16 @@ func edits(f *Finding) int {
 	return len(f.Diag.SuggestedFixes[0].TextEdits)
 }
 
-// accept adds the edits of fix to files unless one overlaps an edit already
-// there; identical edits are kept once.
-func accept(fset *token.FileSet, fix analysis.SuggestedFix, files map[string]*fileFix, order *[]string) bool {
-	type fe struct {
-		name string
-		e    edit
-	}
-	var add []fe
-	for _, te := range fix.TextEdits {
-		tf := fset.File(te.Pos)
-		if tf == nil {
-			return false
-		}
-		end := te.End
-		if !end.IsValid() {
-			end = te.Pos
-		}
-		add = append(add, fe{tf.Name(), edit{tf.Offset(te.Pos), tf.Offset(end), string(te.NewText)}})
-	}
-	// Check every edit before taking any.
-	for i, a := range add {
-		if ff := files[a.name]; ff != nil {
-			for _, have := range ff.edits {
-				if have == a.e {
-					add[i].e.start = -1 // already there
-					continue
-				}
-				if overlaps(have, a.e) {
-					return false
-				}
-			}
-		}
-	}
-	for _, a := range add {
-		if a.e.start < 0 {
-			continue
-		}
-		ff := files[a.name]
-		if ff == nil {
-			ff = &fileFix{name: a.name}
-			files[a.name] = ff
-			*order = append(*order, a.name)
-		}
-		ff.edits = append(ff.edits, a.e)
-	}
-	return true
-}
-
-// overlaps reports whether two edits touch the same bytes. Two insertions
-// at one offset do not overlap: they are applied in the order accepted,
-// which follows the order of the diagnostics.
-func overlaps(a, b edit) bool {
-	if a.start == a.end && b.start == b.end {
-		return false
-	}
-	return a.start < b.end && b.start < a.end || a.start == a.end && a.start > b.start && a.start < b.end || b.start == b.end && b.start > a.start && b.start < a.end
-}
-
-// apply applies non-overlapping edits to src.
+// apply applies non-overlapping edits to src, in the order of their
+// offsets; an insertion at the start of a replacement goes before it.
 func apply(src []byte, edits []edit) ([]byte, error) {
 	sorted := append([]edit(nil), edits...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].start != sorted[j].start {
+			return sorted[i].start < sorted[j].start
+		}
+		return sorted[i].end < sorted[j].end
+	})
 	var out bytes.Buffer
 	last := 0
 	for _, e := range sorted {
@@ -308,6 +247,70 @@ func apply(src []byte, edits []edit) ([]byte, error) {
 	}
 	out.Write(src[last:])
 	return out.Bytes(), nil
+}
+
+// LineMap maps, for each file changed, the 1-based number of each of its
+// old lines that is still there to its new one.
+func LineMap(changes []FileChange) map[string]map[int]int {
+	lines := map[string]map[int]int{}
+	for _, c := range changes {
+		m := map[int]int{}
+		for _, op := range lineDiff(splitLines(string(c.Old)), splitLines(string(c.New))) {
+			if op.kind == ' ' {
+				m[op.a+1] = op.b + 1
+			}
+		}
+		lines[c.Name] = m
+	}
+	return lines
+}
+
+// WriteDiff writes the changes as unified diffs (paths relative to dir,
+// a/ and b/ prefixes, as git diff writes them, for git apply and patch
+// -p1).
+func WriteDiff(w io.Writer, changes []FileChange, dir string) {
+	for _, c := range changes {
+		fmt.Fprint(w, unifiedDiff(filepath.ToSlash(Rel(dir, c.Name)), c.Old, c.New))
+	}
+}
+
+// WriteChanges writes the changes all or nothing: every file is checked
+// and its new text written to a temporary file beside it before any is
+// replaced, so that a read-only file, or any error, leaves every file as
+// it was.
+func WriteChanges(changes []FileChange, dir string) error {
+	var staged []*stagedFile
+	cleanup := func() {
+		for _, s := range staged {
+			os.Remove(s.tmp)
+		}
+	}
+	for _, c := range changes {
+		s, err := stage(c.Name, c.New)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("%s: %v; no file was changed", Rel(dir, c.Name), err)
+		}
+		s.old = c.Old
+		staged = append(staged, s)
+	}
+	for i, s := range staged {
+		if err := os.Rename(s.tmp, s.name); err != nil {
+			// Put back the files already replaced.
+			var failed []string
+			for _, done := range staged[:i] {
+				if err := os.WriteFile(done.name, done.old, done.mode); err != nil {
+					failed = append(failed, Rel(dir, done.name))
+				}
+			}
+			cleanup()
+			if len(failed) > 0 {
+				return fmt.Errorf("%s: %v; and %s could not be restored", Rel(dir, s.name), err, strings.Join(failed, ", "))
+			}
+			return fmt.Errorf("%s: %v; no file was changed", Rel(dir, s.name), err)
+		}
+	}
+	return nil
 }
 
 // stagedFile is the new text of a file, written to a temporary file beside

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"go/ast"
 	"os"
 	"path/filepath"
@@ -79,12 +78,12 @@ func TestFixesSkipGenerated(t *testing.T) {
 	if want := map[string]int{"Gen": 0, "Hand": 1, "Near": 1}; len(fixes) != len(want) || fixes["Gen"] != 0 || fixes["Hand"] != 1 || fixes["Near"] != 1 {
 		t.Errorf("fixes per finding %v, want %v", fixes, want)
 	}
-	res, err := Fixes(fs, false, dir, new(bytes.Buffer))
+	res, err := (&FixRun{Dir: dir}).Run(fs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Fixed != 2 || res.Files != 2 || len(res.NoFix) != 1 || res.NoFix[0].Diag.Message != "Gen" {
-		t.Errorf("Fixes: %d fixed in %d files, %d with no fix; want 2 in 2, Gen with none", res.Fixed, res.Files, len(res.NoFix))
+	if res.Fixed != 2 || res.Files != 2 || res.NoFix != 1 || len(res.Remaining) != 1 || res.Remaining[0].Diag.Message != "Gen" {
+		t.Errorf("Fixes: %d fixed in %d files, %d with no fix; want 2 in 2, Gen with none", res.Fixed, res.Files, res.NoFix)
 	}
 	for name, want := range map[string]string{
 		"gen.go":  files["gen.go"],

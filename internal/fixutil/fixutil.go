@@ -16,10 +16,25 @@ import (
 )
 
 // AddImport returns the name by which file can refer to the package path
-// at pos, and the edits that add the import when the file lacks it. An
-// existing import is reused; a new one gets the package's last path
-// element, or a fresh local name when that is taken at pos.
-func AddImport(info *types.Info, file *ast.File, path string, pos token.Pos) (name string, edits []analysis.TextEdit) {
+// at pos, and the edits that add the import when the file lacks it.
+//
+// Every fix of a run computes its imports independently, and every driver
+// (golangci-lint's too) applies them all, so the name and the edit depend
+// on the file and the path alone: two fixes that add one path make the
+// same edit, which drivers apply once, and two fixes that add different
+// paths never pick the same name. The name is, in order:
+//   - the name of an existing import of path;
+//   - the alias of path in importAliases, for a path whose usual name
+//     another package that fixes import also has (crypto/rand and
+//     math/rand/v2 are both rand; math/rand/v2 keeps the name);
+//   - the path's package name, when it is free at pos and in the package;
+//   - its alias, or the package name with a number, when that is taken.
+//
+// The import goes where goimports would put it: a standard package into
+// the first group of standard packages, any other into the last group
+// that holds one, each sorted in (a group of its own when there is none).
+func AddImport(pass *analysis.Pass, file *ast.File, path string, pos token.Pos) (name string, edits []analysis.TextEdit) {
+	info := pass.TypesInfo
 	for _, spec := range file.Imports {
 		p, err := strconv.Unquote(spec.Path.Value)
 		if err != nil || p != path {
@@ -37,23 +52,115 @@ func AddImport(info *types.Info, file *ast.File, path string, pos token.Pos) (na
 	}
 	base := pkgNameOf(path)
 	name = FreshName(info, file, pos, base)
+	if alias, ok := importAliases[path]; ok && (alias.always || name != base) {
+		name = FreshName(info, file, pos, alias.name)
+	}
 	spec := strconv.Quote(path)
 	if name != base {
 		spec = name + " " + spec
 	}
-	// Insert into the first import declaration, or after the package clause.
+	return name, []analysis.TextEdit{importEdit(pass.Fset, file, path, spec)}
+}
+
+// importAliases names the packages that fixes import whose package names
+// clash: the nonidempotent fix's key generator (crypto/rand.Text) and the
+// nojitter fix's jitter (math/rand/v2.N, or math/rand in older files) are
+// all rand. crypto/rand is always imported as crand (unless the file
+// imports it already), so that a file that gets both fixes in one run
+// builds; the others take their alias only when rand is taken.
+var importAliases = map[string]struct {
+	name   string
+	always bool
+}{
+	"crypto/rand":  {"crand", true},
+	"math/rand/v2": {"randv2", false},
+	"math/rand":    {"mrand", false},
+}
+
+// importEdit returns the edit that adds the import spec of path to file.
+func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis.TextEdit {
+	var gd *ast.GenDecl
 	for _, d := range file.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			gd = g
+			break
 		}
-		if gd.Lparen.IsValid() {
-			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + spec + "\n")}}
-		}
-		return name, []analysis.TextEdit{{Pos: gd.End(), End: gd.End(), NewText: []byte("\nimport " + spec)}}
 	}
-	at := file.Name.End()
-	return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}}
+	switch {
+	case gd == nil:
+		at := file.Name.End()
+		return analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}
+	case !gd.Lparen.IsValid():
+		return analysis.TextEdit{Pos: gd.End(), End: gd.End(), NewText: []byte("\nimport " + spec)}
+	case len(gd.Specs) == 0:
+		return analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + spec + "\n")}
+	}
+	tf := fset.File(gd.Pos())
+	start := func(s ast.Spec) token.Pos {
+		if is := s.(*ast.ImportSpec); is.Doc != nil {
+			return is.Doc.Pos()
+		}
+		return s.Pos()
+	}
+	end := func(s ast.Spec) token.Pos {
+		if is := s.(*ast.ImportSpec); is.Comment != nil {
+			return is.Comment.End()
+		}
+		return s.End()
+	}
+	// The groups of the declaration: specs not parted by a blank line.
+	var groups [][]*ast.ImportSpec
+	for i, s := range gd.Specs {
+		if i == 0 || tf.Line(start(s)) > tf.Line(end(gd.Specs[i-1]))+1 {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], s.(*ast.ImportSpec))
+	}
+	std := isStd(path)
+	var group []*ast.ImportSpec
+	for _, g := range groups {
+		all := true
+		for _, s := range g {
+			all = all && isStd(specPath(s))
+		}
+		if std && all {
+			group = g
+			break
+		}
+		if !std && !all {
+			group = g // the last one wins
+		}
+	}
+	if group == nil {
+		// A group of its own, first or last: at the parenthesis, where no
+		// sorted insertion goes, so that the order in which a driver
+		// applies two fixes' imports does not matter.
+		if std {
+			at := gd.Lparen + 1
+			return analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n\t" + spec + "\n")}
+		}
+		return analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\n\t" + spec + "\n")}
+	}
+	for _, s := range group {
+		if specPath(s) > path {
+			at := start(s)
+			return analysis.TextEdit{Pos: at, End: at, NewText: []byte(spec + "\n\t")}
+		}
+	}
+	at := end(group[len(group)-1])
+	return analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n\t" + spec)}
+}
+
+// isStd reports whether an import path is of the standard library (its
+// first element has no dot).
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func specPath(s *ast.ImportSpec) string {
+	p, _ := strconv.Unquote(s.Path.Value)
+	return p
 }
 
 // pkgNameOf returns the name a package of the import path declares by
@@ -209,4 +316,59 @@ func Source(pass *analysis.Pass, n ast.Node) string {
 		return ""
 	}
 	return string(data[start:end])
+}
+
+// Claims holds the names the fixes of one pass declare in one package, by
+// the scope they are declared in (a *types.Scope, or the node of a
+// function whose whole body counts as one). A pass's fixes are made one
+// by one but applied together, so a name one fix declares must be free
+// for the pass's other fixes too: a pass keeps one Claims per package and
+// makes its fixes in the order it reports them, so that the names are the
+// same in every run.
+type Claims map[any]map[string]bool
+
+// Taken reports whether a fix has claimed name in scope.
+func (c Claims) Taken(scope any, name string) bool { return c[scope][name] }
+
+// Claim records that a fix declares name in scope.
+func (c Claims) Claim(scope any, name string) {
+	if c[scope] == nil {
+		c[scope] = map[string]bool{}
+	}
+	c[scope][name] = true
+}
+
+// InsertStmt returns the edit that puts text, a statement whose lines
+// after the first are already indented as st, on lines of its own before
+// st (or after it, with after set). Where st starts its line (ends it, for
+// after), the edit is at the start of a line, so that it stays apart from
+// another fix that cuts or moves st's whole line; every driver then
+// applies both.
+func InsertStmt(pass *analysis.Pass, file *ast.File, st ast.Node, after bool, text string) analysis.TextEdit {
+	indent := Indent(pass, file, st.Pos())
+	tf := pass.Fset.File(st.Pos())
+	var src []byte
+	if tf != nil {
+		src, _ = pass.ReadFile(tf.Name())
+	}
+	if !after {
+		if tf != nil && src != nil {
+			start := tf.LineStart(tf.Line(st.Pos()))
+			if strings.TrimSpace(string(src[tf.Offset(start):tf.Offset(st.Pos())])) == "" {
+				return analysis.TextEdit{Pos: start, End: start, NewText: []byte(indent + text + "\n")}
+			}
+		}
+		return analysis.TextEdit{Pos: st.Pos(), End: st.Pos(), NewText: []byte(text + "\n" + indent)}
+	}
+	if tf != nil && src != nil {
+		end := tf.Offset(st.End())
+		if nl := strings.IndexByte(string(src[end:]), '\n'); nl >= 0 && end+nl+1 < len(src) {
+			rest := strings.TrimSpace(string(src[end : end+nl]))
+			if rest == "" || strings.HasPrefix(rest, "//") && !strings.Contains(rest, "*/") {
+				at := tf.Pos(end + nl + 1)
+				return analysis.TextEdit{Pos: at, End: at, NewText: []byte(indent + text + "\n")}
+			}
+		}
+	}
+	return analysis.TextEdit{Pos: st.End(), End: st.End(), NewText: []byte("\n" + indent + text)}
 }

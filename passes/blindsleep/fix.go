@@ -64,11 +64,16 @@ func (c *checker) fix(s *retrysite.Site, w wait, p *inherit.Param) *analysis.Sug
 	default:
 		return nil
 	}
-	var recv string
+	// The wait's operand (time.After(d), timer.C, or the duration of a
+	// sleep) is kept as it is: nojitter's fix edits the duration, and the
+	// two edits stay apart, so that every driver applies both.
+	indent := fixutil.Indent(c.pass, file, w.stmt.Pos())
+	var keep ast.Expr
+	var open, close string
 	switch w.cat {
 	case catSleep:
 		call, ok := w.at.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() || call.End() != w.stmt.End() {
 			return nil
 		}
 		prefix := ""
@@ -80,26 +85,27 @@ func (c *checker) fix(s *retrysite.Site, w wait, p *inherit.Param) *analysis.Sug
 		if !c.resolvesToTimeAfter(file, prefix, call.Pos()) {
 			return nil
 		}
-		recv = prefix + "After(" + c.src(call.Args[0]) + ")"
+		keep, open, close = call.Args[0], "case <-"+prefix+"After(", "):"
 	case catRecv:
-		recv = c.src(w.recv)
+		if w.recv == nil || w.recv.End() > w.stmt.End() {
+			return nil
+		}
+		keep, open, close = w.recv, "case <-", ":"
 	default:
 		return nil
 	}
-	if recv == "" {
-		return nil
-	}
-	indent := fixutil.Indent(c.pass, file, w.stmt.Pos())
-	lines := []string{
+	head := []string{
 		"select {",
 		"case <-" + ctx + ".Done():",
 		"\t" + ret,
-		"case <-" + recv + ":",
-		"}",
+		open,
 	}
 	return &analysis.SuggestedFix{
-		Message:   "Wait in a select that returns when " + ctx + " is done",
-		TextEdits: []analysis.TextEdit{{Pos: w.stmt.Pos(), End: w.stmt.End(), NewText: []byte(strings.Join(lines, "\n"+indent))}},
+		Message: "Wait in a select that returns when " + ctx + " is done",
+		TextEdits: []analysis.TextEdit{
+			{Pos: w.stmt.Pos(), End: keep.Pos(), NewText: []byte(strings.Join(head, "\n"+indent))},
+			{Pos: keep.End(), End: w.stmt.End(), NewText: []byte(close + "\n" + indent + "}")},
+		},
 	}
 }
 

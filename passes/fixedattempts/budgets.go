@@ -525,7 +525,7 @@ func (f *fixer) ref(n *need) (budgetRef, bool) {
 	if nb == nil || !containsNeed(nb.uses, n) {
 		return budgetRef{}, false
 	}
-	prefix, edits := addImport(f.pass, nb.file, retryapi.BudgetPath)
+	prefix, edits := fixutil.AddImport(f.pass, nb.file, retryapi.BudgetPath, nb.file.Package)
 	end := nb.file.Name.End()
 	for _, d := range nb.file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -559,23 +559,6 @@ func containsNeed(list []*need, n *need) bool {
 // render returns the source text of an expression.
 func render(pass *analysis.Pass, e ast.Expr) string {
 	return types.ExprString(e)
-}
-
-// addImport is fixutil.AddImport for a package outside the standard
-// library: added to an import block of standard packages only, it starts
-// a group of its own, as goimports would place it.
-func addImport(pass *analysis.Pass, file *ast.File, path string) (string, []analysis.TextEdit) {
-	name, edits := fixutil.AddImport(pass.TypesInfo, file, path, file.Package)
-	if len(edits) != 1 || !strings.HasPrefix(string(edits[0].NewText), "\t") {
-		return name, edits
-	}
-	for _, spec := range file.Imports {
-		if p := strings.Trim(spec.Path.Value, "`\""); strings.Contains(strings.Split(p, "/")[0], ".") {
-			return name, edits // a group of such imports exists: gofmt sorts it in
-		}
-	}
-	edits[0].NewText = append([]byte("\n"), edits[0].NewText...)
-	return name, edits
 }
 
 // helperFix is the budget parameter a retry helper gets, and what each of
@@ -737,7 +720,7 @@ func (f *fixer) unseenTestUses(name string) bool {
 // helperEdits returns the edits that give a helper its budget parameter
 // and make each caller pass its own dependency's budget.
 func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, bool) {
-	prefix, edits := addImport(f.pass, file, retryapi.BudgetPath)
+	prefix, edits := fixutil.AddImport(f.pass, file, retryapi.BudgetPath, file.Package)
 	params := h.decl.Type.Params
 	param := h.param + " *" + prefix + ".Budget"
 	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)

@@ -149,7 +149,7 @@ func (f *fixer) permanentEdits(file *ast.File, lit *ast.FuncLit, pkg, b string) 
 		parts[len(parts)-1] = errName + " " + f.source(last.Type)
 		edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: []byte("(" + strings.Join(parts, ", ") + ")")})
 	}
-	errorsName, imp := fixutil.AddImport(f.pass.TypesInfo, file, "errors", lit.Body.Lbrace+1)
+	errorsName, imp := fixutil.AddImport(f.pass, file, "errors", lit.Body.Lbrace+1)
 	edits = append(edits, imp...)
 	indent := fixutil.Indent(f.pass, file, lit.Pos()) + "\t"
 	sameLine := len(lit.Body.List) > 0 && f.pass.Fset.Position(lit.Body.List[0].Pos()).Line == f.pass.Fset.Position(lit.Body.Lbrace).Line
@@ -170,8 +170,7 @@ func (f *fixer) permanentEdits(file *ast.File, lit *ast.FuncLit, pkg, b string) 
 		}
 	default:
 		// Before the first statement, after what ends the brace's line.
-		at = lit.Body.List[0].Pos()
-		check += "\n" + indent
+		return append(edits, fixutil.InsertStmt(f.pass, file, lit.Body.List[0], false, check)), true
 	}
 	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(check)})
 	return edits, true

@@ -86,30 +86,8 @@ func (f *fixer) clientBudget(file *ast.File, x ast.Expr, pos token.Pos) (name, p
 		base = x.Sel.Name
 	}
 	name = fixutil.FreshName(f.pass.TypesInfo, file, pos, fixutil.IdentName(base)+"Budget")
-	pkg, edits = addImport(f.pass, file, retryapi.BudgetPath)
+	pkg, edits = fixutil.AddImport(f.pass, file, retryapi.BudgetPath, file.Package)
 	return name, pkg, edits
-}
-
-// stdImport is fixutil.AddImport for a standard package: added to an
-// import block whose first group is of standard packages, it goes after
-// the last of them, not at the end of the block.
-func (f *fixer) stdImport(file *ast.File, path string, pos token.Pos) (string, []analysis.TextEdit) {
-	name, edits := fixutil.AddImport(f.pass.TypesInfo, file, path, pos)
-	if len(edits) != 1 || !strings.HasPrefix(string(edits[0].NewText), "\t") {
-		return name, edits
-	}
-	var last *ast.ImportSpec
-	for _, spec := range file.Imports {
-		if p := strings.Trim(spec.Path.Value, "`\""); strings.Contains(strings.Split(p, "/")[0], ".") {
-			break
-		}
-		last = spec
-	}
-	if last == nil {
-		return name, edits
-	}
-	text := strings.TrimSuffix(string(edits[0].NewText), "\n")
-	return name, []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\n" + text)}}
 }
 
 // checkRetryFix gives a go-retryablehttp client made by NewClient and kept
@@ -182,11 +160,11 @@ func (f *fixer) checkRetryFix(file *ast.File, s *retrysite.Site, call *ast.CallE
 	}
 	name, pkg, imp := f.clientBudget(file, client, at)
 	edits = append(edits, imp...)
-	ctxName, imp := f.stdImport(file, "context", at)
+	ctxName, imp := fixutil.AddImport(f.pass, file, "context", at)
 	edits = append(edits, imp...)
-	httpName, imp := f.stdImport(file, "net/http", at)
+	httpName, imp := fixutil.AddImport(f.pass, file, "net/http", at)
 	edits = append(edits, imp...)
-	fmtName, imp := f.stdImport(file, "fmt", at)
+	fmtName, imp := fixutil.AddImport(f.pass, file, "fmt", at)
 	edits = append(edits, imp...)
 	c := types.ExprString(client)
 	text := name + " := " + pkg + ".New()\n" +

@@ -938,12 +938,7 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 			return nil, false
 		}
 		edits = append(edits, imp...)
-		if p.point.After {
-			text = "\n" + indent + text
-		} else {
-			text += "\n" + indent
-		}
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+		edits = append(edits, fixutil.InsertStmt(pass, file, p.point.Stmt, p.point.After, text))
 	case planTop:
 		if len(s.Body.List) == 0 {
 			return nil, false
@@ -955,7 +950,7 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 			return nil, false
 		}
 		edits = append(edits, imp...)
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text + "\n" + indent)})
+		edits = append(edits, fixutil.InsertStmt(pass, file, s.Body.List[0], false, text))
 	}
 	return edits, true
 }
@@ -975,7 +970,7 @@ func (p *loopPlan) guardText(pass *analysis.Pass, file *ast.File, at token.Pos, 
 	default:
 		r := p.ret
 		if r.status != "" {
-			fmtName, imp := fixutil.AddImport(pass.TypesInfo, file, "fmt", at)
+			fmtName, imp := fixutil.AddImport(pass, file, "fmt", at)
 			edits = append(edits, imp...)
 			lines = append(lines,
 				"if "+r.err+" == nil {",

@@ -33,13 +33,13 @@ func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 	atLeast := func(v string) bool { return !version.IsValid(fv) || version.Compare(fv, v) >= 0 }
 	v2 := atLeast("go1.22")
 	hasMax := atLeast("go1.21") && c.isUniverse(file, "max", pos)
-	timeName, timeEdits := fixutil.AddImport(c.pass.TypesInfo, file, "time", pos)
+	timeName, timeEdits := fixutil.AddImport(c.pass, file, "time", pos)
 	haveTime := len(timeEdits) == 0
 	path := "math/rand"
 	if v2 {
 		path = "math/rand/v2"
 	}
-	randName, edits := fixutil.AddImport(c.pass.TypesInfo, file, path, pos)
+	randName, edits := fixutil.AddImport(c.pass, file, path, pos)
 	for _, w := range waits {
 		text := c.src(w.Dur)
 		if text == "" {

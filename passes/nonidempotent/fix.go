@@ -146,7 +146,7 @@ func (c *checker) postEdit(file *ast.File, call *ast.CallExpr, key string) *anal
 	if !c.simple(call.Args[1]) {
 		return nil // the content type is evaluated later in the rewrite
 	}
-	httpName, imp := fixutil.AddImport(c.pass.TypesInfo, file, "net/http", stmt.Pos())
+	httpName, imp := fixutil.AddImport(c.pass, file, "net/http", stmt.Pos())
 	if len(imp) > 0 || !c.resolvesToPkg(httpName, stmt.Pos(), "net/http") {
 		return nil
 	}
@@ -205,21 +205,29 @@ func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *
 		return nil
 	}
 	const msg = "Generate the idempotency key once, before the retries"
-	if astx.Within(g, k.value) {
-		if !c.movable(k.value, anchor) {
+	if value := k.value; astx.Within(g, value) {
+		// A header map's value written without its type ({uuid.NewString()})
+		// has its one element moved.
+		if cl, ok := value.(*ast.CompositeLit); ok && cl.Type == nil {
+			if len(cl.Elts) != 1 || !astx.Within(g, cl.Elts[0]) {
+				return nil
+			}
+			value = cl.Elts[0]
+		}
+		if !c.movable(value, anchor) {
 			return nil
 		}
-		name := c.freshLocal(file, anchor, k.value.Pos(), "idempotencyKey")
+		name := c.freshLocal(file, anchor, value.Pos(), "idempotencyKey")
 		if name == "" {
 			return nil
 		}
-		text := c.src(file, k.value)
+		text := c.src(file, value)
 		if text == "" {
 			return nil
 		}
 		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{
 			c.insertBefore(file, anchor, name+" := "+text),
-			{Pos: k.value.Pos(), End: k.value.End(), NewText: []byte(name)},
+			{Pos: value.Pos(), End: value.End(), NewText: []byte(name)},
 		}}
 	}
 	// key := uuid.NewString() inside the retries, used by the header.
@@ -296,19 +304,11 @@ var pureForKeys = map[string]bool{
 }
 
 // keyGen returns an expression that makes a new key, valid at every
-// position of at, and the edits that import what it needs: crypto/rand's
-// Text where the file's Go version has it (1.24), else the uuid package
-// the file already imports; "" when neither is available.
+// position of at, and the edits that import what it needs: the uuid
+// package the file already imports (the file's own way of making keys),
+// else crypto/rand's Text where the file's Go version has it (1.24); ""
+// when neither is available.
 func (c *checker) keyGen(file *ast.File, at ...token.Pos) (string, []analysis.TextEdit) {
-	if c.fileAtLeast(file, "go1.24") {
-		name, edits := c.addImport(file, "crypto/rand", at[0])
-		for _, pos := range at {
-			if !c.resolvesToPkg(name, pos, "crypto/rand") && (len(edits) == 0 || c.lookup(name, pos) != nil) {
-				return "", nil
-			}
-		}
-		return name + ".Text()", edits
-	}
 	for _, spec := range file.Imports {
 		path, err := strconv.Unquote(spec.Path.Value)
 		if err != nil {
@@ -323,7 +323,7 @@ func (c *checker) keyGen(file *ast.File, at ...token.Pos) (string, []analysis.Te
 		default:
 			continue
 		}
-		name, _ := fixutil.AddImport(c.pass.TypesInfo, file, path, at[0])
+		name, _ := fixutil.AddImport(c.pass, file, path, at[0])
 		ok := true
 		for _, pos := range at {
 			ok = ok && c.resolvesToPkg(name, pos, path)
@@ -332,46 +332,16 @@ func (c *checker) keyGen(file *ast.File, at ...token.Pos) (string, []analysis.Te
 			return fmt.Sprintf(gen, name), nil
 		}
 	}
-	return "", nil
-}
-
-// addImport is fixutil.AddImport, except that a new standard-library
-// import goes to the end of the first group of a grouped import
-// declaration, where gofmt and goimports keep them, rather than among the
-// third-party imports.
-func (c *checker) addImport(file *ast.File, path string, pos token.Pos) (string, []analysis.TextEdit) {
-	name, edits := fixutil.AddImport(c.pass.TypesInfo, file, path, pos)
-	first, _, _ := strings.Cut(path, "/")
-	if len(edits) != 1 || strings.Contains(first, ".") {
-		return name, edits
+	if !c.fileAtLeast(file, "go1.24") {
+		return "", nil
 	}
-	var gd *ast.GenDecl
-	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			gd = g
-			break
+	name, edits := fixutil.AddImport(c.pass, file, "crypto/rand", at[0])
+	for _, pos := range at {
+		if !c.resolvesToPkg(name, pos, "crypto/rand") && (len(edits) == 0 || c.lookup(name, pos) != nil) {
+			return "", nil
 		}
 	}
-	if gd == nil || !gd.Lparen.IsValid() || len(gd.Specs) < 2 {
-		return name, edits
-	}
-	tf := c.pass.Fset.File(gd.Pos())
-	last := gd.Specs[0]
-	for _, s := range gd.Specs[1:] {
-		if tf.Line(s.Pos()) > tf.Line(last.End())+1 {
-			break
-		}
-		last = s
-	}
-	line := tf.Line(last.End())
-	if last == gd.Specs[len(gd.Specs)-1] || line >= tf.LineCount() {
-		return name, edits // one group: fixutil's place is right
-	}
-	if p, err := strconv.Unquote(last.(*ast.ImportSpec).Path.Value); err != nil || strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
-		return name, edits // the first group is not the standard library's
-	}
-	at := tf.LineStart(line + 1)
-	return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\t" + strings.TrimSpace(string(edits[0].NewText)) + "\n")}}
+	return name + ".Text()", edits
 }
 
 // fileAtLeast reports whether the file's Go version is at least v; an
@@ -421,7 +391,7 @@ func (c *checker) freshLocal(file *ast.File, anchor ast.Stmt, use token.Pos, bas
 			fixutil.FreshName(c.pass.TypesInfo, file, use, name) != name {
 			continue
 		}
-		taken := false
+		taken := c.claims.Taken(outer, name)
 		ast.Inspect(outer, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && id.Name == name {
 				taken = true
@@ -429,6 +399,7 @@ func (c *checker) freshLocal(file *ast.File, anchor ast.Stmt, use token.Pos, bas
 			return !taken
 		})
 		if !taken {
+			c.claims.Claim(outer, name)
 			return name
 		}
 	}
@@ -521,6 +492,5 @@ func (c *checker) src(file *ast.File, n ast.Node) string { return fixutil.Source
 
 // insertBefore returns an edit that puts text on its own line before stmt.
 func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analysis.TextEdit {
-	indent := fixutil.Indent(c.pass, file, stmt.Pos())
-	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text + "\n" + indent)}
+	return fixutil.InsertStmt(c.pass, file, stmt, false, text)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/flagx"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
@@ -184,6 +185,7 @@ type checker struct {
 	bodyVals map[*ast.BlockStmt]*valueIndex       // per function body, until pkgVals is built
 	headers  *headers                             // the idempotency-key header names
 	done     map[token.Pos]bool                   // reported positions
+	claims   fixutil.Claims                       // names the fixes declare
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {
@@ -196,6 +198,7 @@ func run(pass *analysis.Pass, headers *headers) (any, error) {
 		insp:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		local:   make(map[*types.Func]*KeyFact),
 		done:    make(map[token.Pos]bool),
+		claims:  fixutil.Claims{},
 	}
 	c.sites = retrysite.Of(pass).List
 	c.findRegions()

@@ -253,9 +253,13 @@ func (c *checker) splitVar(sh *shared, deps []retrysite.Dep) *analysis.Suggested
 	if !ok {
 		return nil
 	}
-	names, ok := newNames(deps, v.Type(), func(n string) bool { return c.freeInPackage(n, ids) })
+	scope := c.pass.Pkg.Scope()
+	names, ok := newNames(deps, v.Type(), func(n string) bool { return c.freeInPackage(n, ids) && !c.claims.Taken(scope, n) })
 	if !ok {
 		return nil
+	}
+	for _, n := range names {
+		c.claims.Claim(scope, n)
 	}
 	rest := ""
 	if spec.Type != nil {
@@ -345,10 +349,13 @@ func (c *checker) splitField(sh *shared, deps []retrysite.Dep) *analysis.Suggest
 	}
 	names, ok := newNames(deps, fv.Type(), func(n string) bool {
 		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(owner), true, c.pass.Pkg, n)
-		return obj == nil
+		return obj == nil && !c.claims.Taken(owner, n)
 	})
 	if !ok {
 		return nil
+	}
+	for _, n := range names {
+		c.claims.Claim(owner, n)
 	}
 	file := fixutil.FileOf(c.pass, field.Pos())
 	typeText := c.src(field.Type)

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
@@ -54,6 +55,7 @@ type checker struct {
 
 	params map[*types.Var]paramRef         // parameters of the package's function declarations
 	calls  map[*types.Func][]*ast.CallExpr // static calls of the package's functions, built on first use
+	claims fixutil.Claims                  // names the fixes declare
 }
 
 // use is one retry site guarded by a budget.
@@ -75,9 +77,10 @@ type shared struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
-		pass: pass,
-		info: pass.TypesInfo,
-		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		pass:   pass,
+		info:   pass.TypesInfo,
+		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		claims: fixutil.Claims{},
 	}
 	sites := retrysite.Of(pass)
 	c.sites = sites.List
