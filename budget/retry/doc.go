@@ -14,7 +14,7 @@
 //			InitialDelay: 50 * time.Millisecond,
 //			MaxDelay:     time.Second,
 //			Budget:       inventoryBudget,
-//			ShouldRetry:  isTransient,
+//			ShouldRetry:  retry.IsTransient,
 //			RetryAfter:   retry.HTTPRetryAfter,
 //		}, func(ctx context.Context) (*Stock, error) {
 //			return inventory.Get(ctx, id)
@@ -64,6 +64,14 @@
 // below InitialDelay), a nil context or a nil operation make Do return an
 // error wrapping ErrInvalidPolicy before any attempt; Do never panics on
 // them. Policy.Validate makes the same check where the Policy is built.
+//
+// # Classifying errors
+//
+// HTTPErrorOf turns a failed response into an *HTTPError (its status,
+// Retry-After and URL), and HTTPStatusError a bare status. IsTransient,
+// for ShouldRetry, retries what is worth it: a 5xx but 501 and 505, a
+// 429, and a network timeout. IsServerError, IsTooManyRequests and
+// IsTimeout test each class, and AnyOf combines classifiers.
 //
 // The package imports only the standard library and the budget package.
 package retry

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
@@ -75,4 +78,48 @@ func ExamplePolicy_Validate() {
 		fmt.Println(err)
 	}
 	// Output: retry: invalid policy: MaxDelay 100ms is below InitialDelay 1s
+}
+
+// HTTPErrorOf turns a failed response into an error that the classifiers
+// and HTTPRetryAfter read: here a 429 with Retry-After is retried after
+// the delay it asks for, and succeeds.
+func ExampleHTTPErrorOf() {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls++; calls == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		fmt.Fprint(w, "7 in stock")
+	}))
+	defer srv.Close()
+
+	body, err := retry.DoValue(context.Background(), retry.Policy{
+		MaxAttempts: 3,
+		ShouldRetry: retry.IsTransient, // 5xx but 501 and 505, 429, timeouts
+		RetryAfter:  retry.HTTPRetryAfter,
+		OnRetry: func(attempt int, err error, wait time.Duration) {
+			var he *retry.HTTPError
+			if errors.As(err, &he) {
+				fmt.Println("retrying after HTTP", he.StatusCode)
+			}
+		},
+	}, func(ctx context.Context) (string, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock/42", nil)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		if err := retry.HTTPErrorOf(resp); err != nil {
+			return "", err
+		}
+		b, err := io.ReadAll(resp.Body)
+		return string(b), err
+	})
+	fmt.Println(body, err)
+	// Output:
+	// retrying after HTTP 429
+	// 7 in stock <nil>
 }
