@@ -147,6 +147,17 @@
 // rest as gauges, with the dependency as a label; the windowed retry ratio
 // is then the rate of RetriesAllowed over the rate of Requests.
 //
+// # Tests
+//
+// A budget remembers: a package-level Registry carries the credit that one
+// test deposited into the next, so that a test counting a client's
+// attempts sees more retries when other tests ran first. Call the
+// Registry's Reset at the start of each such test, or let the code under
+// test take its Registry or Budget as a parameter and give each test its
+// own. The package budgettest (…/budget/budgettest) has budgets that
+// always allow or always refuse a retry, and a fake clock (the Clock
+// option) that decides when the floor pays one.
+//
 // # Latency
 //
 // ObserveLatency records how long an attempt to the dependency took, in a

@@ -129,3 +129,21 @@ func ExampleRegistry_Each() {
 	// retry_budget_retries_refused_total{dependency="payments"} 0
 	// retry_budget_utilisation{dependency="payments"} 0.999
 }
+
+// A package-level Registry keeps its budgets, and their credit, from one
+// test to the next; Reset at the start of each test starts it afresh.
+func ExampleRegistry_Reset() {
+	retries := budget.NewRegistry(budget.MinPerSecond(0)) // a package variable in real code
+
+	// An earlier test made 30 requests: 3 retries' worth of credit.
+	for i := 0; i < 30; i++ {
+		retries.For("inventory").OnRequest()
+	}
+	fmt.Println("before Reset:", retries.For("inventory").TryRetry())
+
+	retries.Reset() // at the start of this test; t.Cleanup(retries.Reset) at its end
+	fmt.Println("after Reset:", retries.For("inventory").TryRetry())
+	// Output:
+	// before Reset: true
+	// after Reset: false
+}

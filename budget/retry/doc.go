@@ -73,5 +73,12 @@
 // 429, and a network timeout. IsServerError, IsTooManyRequests and
 // IsTimeout test each class, and AnyOf combines classifiers.
 //
+// # Tests
+//
+// Policy.Clock replaces the system clock: with the Clock of
+// github.com/retrylint/retrylint/budget/budgettest, Do's waits return at
+// once and the tests of a retrying service run in no time. That package
+// also has budgets that always allow or always refuse a retry.
+//
 // The package imports only the standard library and the budget package.
 package retry

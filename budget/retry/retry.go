@@ -59,8 +59,9 @@ type Policy struct {
 	OnRetry func(attempt int, err error, wait time.Duration)
 
 	// Clock, when not nil, is where Do reads the time and waits instead
-	// of the system clock, for tests. The context's deadline is still a
-	// time of the system clock: Do compares the Clock's Now with it.
+	// of the system clock, for tests (budgettest.Clock's waits return at
+	// once). The context's deadline is still a time of the system clock:
+	// Do compares the Clock's Now with it.
 	Clock Clock
 }
 
