@@ -148,8 +148,9 @@
 // retry-budget checklist (retry_budget_utilisation,
 // retry_budget_exhausted_total, retry_amplification_factor,
 // deadline_exceeded_total, deadline_header_present_ratio) with the
-// dependency as a label. The windowed retry ratio is the rate of
-// RetriesAllowed over the rate of Requests.
+// dependency as a label; …/budget/otel does the same with OpenTelemetry
+// metrics. The windowed retry ratio is the rate of RetriesAllowed over the
+// rate of Requests.
 //
 // # Tests
 //

@@ -23,14 +23,16 @@
 // passed. A malformed header is ignored, and counted (Counters), never
 // trusted.
 //
-// Counters counts what Middleware and Transport did, for metrics.
+// Counters counts what Middleware and Transport did, for metrics; the
+// modules …/budget/prometheus and …/budget/otel export them.
 //
 // # Tracing
 //
 // The package depends on no tracing library. To record the deadline on
 // the request's span as the attribute request.deadline_ms (the deadline in
 // Unix milliseconds, the header's value, so that a trace shows the same
-// deadline at every hop), set it in a handler inside Middleware:
+// deadline at every hop), use the Middleware of …/budget/otel in place of
+// this one, or set it in a handler inside Middleware:
 //
 //	if d, ok := r.Context().Deadline(); ok {
 //		trace.SpanFromContext(r.Context()).SetAttributes(attribute.Int64("request.deadline_ms", d.UnixMilli()))
