@@ -78,6 +78,23 @@ func Cap(tokens float64) Option { return func(c *config) { c.cap = tokens } }
 // the default is 1. See the package documentation for its exact semantics.
 func MinPerSecond(retries float64) Option { return func(c *config) { c.minPerSecond = retries } }
 
+// Clock makes the budget read the time from now instead of the system's
+// monotonic clock, for tests and simulations: the floor (MinPerSecond) is
+// the only part of a budget that reads the time, and with a fake clock its
+// retries come exactly when the test moves the clock on. now must never go
+// backwards; nil means the system clock. The package budgettest has such a
+// clock. Given to NewRegistry, the clock serves all its budgets.
+func Clock(now func() time.Time) Option {
+	return func(c *config) {
+		if now == nil {
+			c.clock = nil
+			return
+		}
+		origin := now()
+		c.clock = func() time.Duration { return now().Sub(origin) }
+	}
+}
+
 // withClock makes the budget read time from now instead of the monotonic
 // clock; now must never go backwards. For tests.
 func withClock(now func() time.Duration) Option { return func(c *config) { c.clock = now } }

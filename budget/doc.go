@@ -142,10 +142,26 @@
 //
 //	expvar.Publish("retry_budgets", expvar.Func(func() any { return retries.Metrics() }))
 //
-// A Prometheus collector does the same in its Collect method: call Each and
-// emit Requests, RetriesAllowed and RetriesRefused as counters and the
-// rest as gauges, with the dependency as a label; the windowed retry ratio
-// is then the rate of RetriesAllowed over the rate of Requests.
+// The module github.com/retrylint/retrylint/budget/prometheus (its own, so
+// that this one depends on nothing) registers a Prometheus collector of a
+// Registry and of the deadline package's counters, under the names of the
+// retry-budget checklist (retry_budget_utilisation,
+// retry_budget_exhausted_total, retry_amplification_factor,
+// deadline_exceeded_total, deadline_header_present_ratio) with the
+// dependency as a label; …/budget/otel does the same with OpenTelemetry
+// metrics. The windowed retry ratio is the rate of RetriesAllowed over the
+// rate of Requests.
+//
+// # Tests
+//
+// A budget remembers: a package-level Registry carries the credit that one
+// test deposited into the next, so that a test counting a client's
+// attempts sees more retries when other tests ran first. Call the
+// Registry's Reset at the start of each such test, or let the code under
+// test take its Registry or Budget as a parameter and give each test its
+// own. The package budgettest (…/budget/budgettest) has budgets that
+// always allow or always refuse a retry, and a fake clock (the Clock
+// option) that decides when the floor pays one.
 //
 // # Latency
 //

@@ -107,9 +107,9 @@ func ExampleRegistry_Metrics() {
 	// Output: {"inventory":{"requests":20,"retries_allowed":0,"retries_refused":0,"retry_ratio":0,"utilisation":0.98,"tokens":2,"latency_p99_seconds":0},"payments":{"requests":20,"retries_allowed":2,"retries_refused":1,"retry_ratio":0.1,"utilisation":1,"tokens":0,"latency_p99_seconds":0}}
 }
 
-// A Prometheus collector does the same in its Collect method: call Each
+// A metrics library's collector does the same at each scrape: call Each
 // and emit the counters as counters and the rest as gauges, labelled with
-// the dependency.
+// the dependency (…/budget/prometheus does it for Prometheus).
 func ExampleRegistry_Each() {
 	retries := budget.NewRegistry()
 	retries.For("payments").OnRequest()
@@ -118,14 +118,32 @@ func ExampleRegistry_Each() {
 	retries.Each(func(dependency string, b *budget.Budget) {
 		m := b.Metrics()
 		fmt.Printf("retry_budget_requests_total{dependency=%q} %d\n", dependency, m.Requests)
-		fmt.Printf("retry_budget_retries_refused_total{dependency=%q} %d\n", dependency, m.RetriesRefused)
+		fmt.Printf("retry_budget_exhausted_total{dependency=%q} %d\n", dependency, m.RetriesRefused)
 		fmt.Printf("retry_budget_utilisation{dependency=%q} %g\n", dependency, m.Utilisation)
 	})
 	// Output:
 	// retry_budget_requests_total{dependency="inventory"} 1
-	// retry_budget_retries_refused_total{dependency="inventory"} 0
+	// retry_budget_exhausted_total{dependency="inventory"} 0
 	// retry_budget_utilisation{dependency="inventory"} 0.999
 	// retry_budget_requests_total{dependency="payments"} 1
-	// retry_budget_retries_refused_total{dependency="payments"} 0
+	// retry_budget_exhausted_total{dependency="payments"} 0
 	// retry_budget_utilisation{dependency="payments"} 0.999
+}
+
+// A package-level Registry keeps its budgets, and their credit, from one
+// test to the next; Reset at the start of each test starts it afresh.
+func ExampleRegistry_Reset() {
+	retries := budget.NewRegistry(budget.MinPerSecond(0)) // a package variable in real code
+
+	// An earlier test made 30 requests: 3 retries' worth of credit.
+	for i := 0; i < 30; i++ {
+		retries.For("inventory").OnRequest()
+	}
+	fmt.Println("before Reset:", retries.For("inventory").TryRetry())
+
+	retries.Reset() // at the start of this test; t.Cleanup(retries.Reset) at its end
+	fmt.Println("after Reset:", retries.For("inventory").TryRetry())
+	// Output:
+	// before Reset: true
+	// after Reset: false
 }

@@ -64,6 +64,21 @@ func lenOf(m *map[string]*Budget) int {
 	return len(*m)
 }
 
+// Reset forgets every budget of r, so that For creates new ones, with
+// empty buckets and full floors, and Each and Metrics see none until then.
+// A budget that For returned before keeps working but is no longer r's.
+// It is for tests of code that uses a package-level Registry: call it at
+// the start of each test (and with t.Cleanup, to leave none behind), so
+// that no test retries on credit that another deposited. Code that looks
+// its budget up with For at each request sees the reset; code that kept a
+// *Budget from before does not. It is safe to call concurrently with For,
+// which then returns a budget either from before or from after the reset.
+func (r *Registry) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.m.Store(nil)
+}
+
 // Each calls fn for every dependency that has a budget, sorted by name, for
 // example to export their Stats as metrics. It sees the dependencies known
 // when it starts; fn may call For.

@@ -23,6 +23,21 @@
 // passed. A malformed header is ignored, and counted (Counters), never
 // trusted.
 //
+// Counters counts what Middleware and Transport did, for metrics; the
+// modules …/budget/prometheus and …/budget/otel export them.
+//
+// # Tracing
+//
+// The package depends on no tracing library. To record the deadline on
+// the request's span as the attribute request.deadline_ms (the deadline in
+// Unix milliseconds, the header's value, so that a trace shows the same
+// deadline at every hop), use the Middleware of …/budget/otel in place of
+// this one, or set it in a handler inside Middleware:
+//
+//	if d, ok := r.Context().Deadline(); ok {
+//		trace.SpanFromContext(r.Context()).SetAttributes(attribute.Int64("request.deadline_ms", d.UnixMilli()))
+//	}
+//
 // The header is an absolute time, so the hosts' clocks must agree: skew
 // between two hosts shifts the deadline by as much. Milliseconds are
 // rounded down, so a deadline never moves later on the way.
@@ -46,24 +61,34 @@ const Header = "X-Request-Deadline"
 
 // Stats counts what Middleware and Transport did since the program started,
 // in every use of the package, for metrics.
+//
+// The signals to watch are the deadlines exceeded, Expired + NotSent (work
+// refused because its deadline had passed), and the share of requests that
+// arrive with a deadline, HeaderPresent / Requests: below 1 in a service
+// behind the edge, some caller does not send its deadline on (the edge
+// itself receives none).
 type Stats struct {
-	Adopted   uint64 // requests whose deadline the header set or shortened
-	Expired   uint64 // requests answered 504 because their deadline had passed
-	Malformed uint64 // header values ignored because they did not parse
-	NotSent   uint64 // outbound requests not sent because their deadline had passed
+	Requests      uint64 // requests that Middleware handled
+	HeaderPresent uint64 // requests that carried a deadline in the header (a value that parsed)
+	Adopted       uint64 // requests whose deadline the header set or shortened
+	Expired       uint64 // requests answered 504 because their deadline had passed
+	Malformed     uint64 // header values ignored because they did not parse
+	NotSent       uint64 // outbound requests not sent because their deadline had passed
 }
 
 var counters struct {
-	adopted, expired, malformed, notSent atomic.Uint64
+	requests, present, adopted, expired, malformed, notSent atomic.Uint64
 }
 
 // Counters returns the package's counts. It does not lock.
 func Counters() Stats {
 	return Stats{
-		Adopted:   counters.adopted.Load(),
-		Expired:   counters.expired.Load(),
-		Malformed: counters.malformed.Load(),
-		NotSent:   counters.notSent.Load(),
+		Requests:      counters.requests.Load(),
+		HeaderPresent: counters.present.Load(),
+		Adopted:       counters.adopted.Load(),
+		Expired:       counters.expired.Load(),
+		Malformed:     counters.malformed.Load(),
+		NotSent:       counters.notSent.Load(),
 	}
 }
 
@@ -110,8 +135,10 @@ func parseMillis(s string) (int64, bool) {
 // their context.
 func Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		counters.requests.Add(1)
 		ctx := r.Context()
 		if d, ok := parse(r.Header.Values(Header)); ok {
+			counters.present.Add(1)
 			if own, has := ctx.Deadline(); !has || d.Before(own) {
 				counters.adopted.Add(1)
 				var cancel context.CancelFunc

@@ -354,3 +354,28 @@ func TestTransport(t *testing.T) {
 		t.Fatal("a request past its deadline was sent")
 	}
 }
+
+func TestHeaderPresentCounted(t *testing.T) {
+	h := deadline.Middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	later := strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10)
+	before := deadline.Counters()
+	for _, v := range []string{later, "", "soon", later + ",junk"} {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		if v != "" {
+			req.Header.Set(deadline.Header, v)
+		}
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	after := deadline.Counters()
+	// Four requests; two carry a deadline that parses (one next to a
+	// malformed value), one only a malformed value, one none.
+	if n := after.Requests - before.Requests; n != 4 {
+		t.Errorf("Requests counted %d, want 4", n)
+	}
+	if n := after.HeaderPresent - before.HeaderPresent; n != 2 {
+		t.Errorf("HeaderPresent counted %d, want 2", n)
+	}
+	if n := after.Malformed - before.Malformed; n != 2 {
+		t.Errorf("Malformed counted %d, want 2", n)
+	}
+}

@@ -50,7 +50,7 @@ func TestBackoffCeilings(t *testing.T) {
 		{Policy{MaxAttempts: 70, InitialDelay: time.Hour}, nil}, // saturates, never overflows (checked below)
 	} {
 		f := &fakeEnv{t: time.Unix(0, 0)}
-		if err := run(context.Background(), &tc.p, f.env(top), failing); err != errDown {
+		if err := run(context.Background(), &tc.p, f.env(top), failing); !errors.Is(err, errDown) || !errors.Is(err, ErrAttempts) {
 			t.Fatalf("%+v: Do = %v", tc.p, err)
 		}
 		if tc.p.MaxAttempts == 70 {
@@ -108,7 +108,7 @@ func TestDeadlineCountsTheWait(t *testing.T) {
 	calls := 0
 	p := Policy{MaxAttempts: 3, InitialDelay: time.Second}
 	err := run(ctx, &p, f.env(func(n int64) int64 { return n - 1 }), func(context.Context) error { calls++; return errDown })
-	if err != errDown || calls != 1 || len(f.waits) != 0 {
+	if !errors.Is(err, errDown) || !errors.Is(err, ErrDeadline) || calls != 1 || len(f.waits) != 0 {
 		t.Fatalf("Do = %v after %d attempts and waits %v, want no retry", err, calls, f.waits)
 	}
 }
@@ -189,7 +189,7 @@ func chain(t *testing.T, requests, maxAttempts int, budgets bool) float64 {
 		next = func(ctx context.Context) error { return run(ctx, &p, e, inner) }
 	}
 	for i := 0; i < requests; i++ {
-		if err := next(context.Background()); err != errDown {
+		if err := next(context.Background()); !errors.Is(err, errDown) {
 			t.Fatalf("the chain returned %v, want the dependency's error", err)
 		}
 	}

@@ -10,8 +10,9 @@ import (
 	"github.com/retrylint/retrylint/budget"
 )
 
-// A Policy says how Do retries. The zero Policy is invalid: MaxAttempts must
-// be set.
+// A Policy says how Do retries. The zero Policy is invalid: MaxAttempts
+// must be set, so that every retry loop states its limit. Check a Policy
+// where it is built with Validate; Do checks it again at each call.
 type Policy struct {
 	// MaxAttempts is the most attempts Do makes, the first included: 1
 	// never retries, 4 retries up to three times. It must be at least 1.
@@ -47,13 +48,41 @@ type Policy struct {
 	// context's deadline: then it stops at once with the error. Nil:
 	// no error carries a delay.
 	RetryAfter func(error) (time.Duration, bool)
+
+	// OnRetry, when not nil, is called before each retry, once Do has
+	// decided to make it (the budget allowed it), with the number of the
+	// attempt that failed (1 for the first), its error and the wait
+	// before the next attempt, which may be 0. It is not called after the
+	// last attempt, nor when Do stops: log, count or tag a span here, and
+	// read why Do stopped from its error (see Error). It runs on Do's
+	// goroutine and delays the retry by its own duration.
+	OnRetry func(attempt int, err error, wait time.Duration)
+
+	// Clock, when not nil, is where Do reads the time and waits instead
+	// of the system clock, for tests (budgettest.Clock's waits return at
+	// once). The context's deadline is still a time of the system clock:
+	// Do compares the Clock's Now with it.
+	Clock Clock
+}
+
+// A Clock is the time as Do sees it: Now reads it, and Sleep waits for d
+// or until ctx is done, returning ctx.Err() in that case and nil
+// otherwise. A Clock must be safe for concurrent use if the Policy is.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
 }
 
 // ErrInvalidPolicy is the error, wrapped with the reason, that Do returns
 // for a Policy it cannot run, without calling the operation.
 var ErrInvalidPolicy = errors.New("retry: invalid policy")
 
-func (p *Policy) validate() error {
+// Validate reports whether Do can run p: nil, or an error wrapping
+// ErrInvalidPolicy that says what is wrong. Do makes the same check before
+// any attempt; call Validate where a Policy is built (an init function, a
+// constructor, a test) so that a bad one fails there and not at its first
+// use.
+func (p Policy) Validate() error {
 	switch {
 	case p.MaxAttempts < 1:
 		return fmt.Errorf("%w: MaxAttempts is %d; it counts the first attempt and must be at least 1", ErrInvalidPolicy, p.MaxAttempts)
@@ -76,18 +105,20 @@ func (p *Policy) validate() error {
 //     context's deadline, if it has one;
 //   - the budget allows the retry (p.Budget.TryRetry).
 //
-// If one of them says no, or the attempts are spent, Do returns the error
-// of the last attempt, as op returned it, at once. It checks the context
-// before each attempt and while it waits: when the context is done, it
-// returns an error that matches both the context's error and the last
-// attempt's with errors.Is (the context's error alone if no attempt was
-// made). An invalid Policy, a nil context or a nil op make Do return an
-// error wrapping ErrInvalidPolicy without calling op.
+// Then it calls p.OnRetry, waits and tries again. If a check says no, or
+// the attempts are spent, Do returns at once an *Error that wraps the
+// error of the last attempt, as op returned it, and why it stopped:
+// ErrFinal, ErrDeadline, ErrBudget or ErrAttempts. It checks the context
+// before each attempt and while it waits: when the context is done, the
+// *Error's reason is the context's error (the context's error alone, not
+// wrapped, if no attempt was made). When op succeeds, Do returns nil. An
+// invalid Policy, a nil context or a nil op make Do return an error
+// wrapping ErrInvalidPolicy without calling op.
 func Do(ctx context.Context, p Policy, op func(context.Context) error) error {
 	if op == nil {
 		return fmt.Errorf("%w: the operation is nil", ErrInvalidPolicy)
 	}
-	return run(ctx, &p, realEnv, op)
+	return run(ctx, &p, p.env(), op)
 }
 
 // DoValue is Do for an operation with a result: it returns the result of
@@ -98,7 +129,7 @@ func DoValue[T any](ctx context.Context, p Policy, op func(context.Context) (T, 
 	if op == nil {
 		return v, fmt.Errorf("%w: the operation is nil", ErrInvalidPolicy)
 	}
-	err := run(ctx, &p, realEnv, func(ctx context.Context) error {
+	err := run(ctx, &p, p.env(), func(ctx context.Context) error {
 		r, err := op(ctx)
 		if err == nil {
 			v = r
@@ -117,6 +148,14 @@ type env struct {
 
 var realEnv = &env{now: time.Now, sleep: sleep, rand: rand.Int63n}
 
+// env returns the env of p's Clock, or the real one.
+func (p *Policy) env() *env {
+	if p.Clock == nil {
+		return realEnv
+	}
+	return &env{now: p.Clock.Now, sleep: p.Clock.Sleep, rand: rand.Int63n}
+}
+
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -132,7 +171,7 @@ func run(ctx context.Context, p *Policy, e *env, op func(context.Context) error)
 	if ctx == nil {
 		return fmt.Errorf("%w: the context is nil", ErrInvalidPolicy)
 	}
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -142,11 +181,7 @@ func run(ctx context.Context, p *Policy, e *env, op func(context.Context) error)
 	if b != nil {
 		b.OnRequest()
 	}
-	var last error
 	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return stopped(err, last)
-		}
 		start := e.now()
 		err := op(ctx)
 		if err == nil {
@@ -155,15 +190,14 @@ func run(ctx context.Context, p *Policy, e *env, op func(context.Context) error)
 			}
 			return nil
 		}
-		last = err
 		if attempt >= p.MaxAttempts {
-			return err
+			return &Error{Err: err, Reason: ErrAttempts, Attempts: attempt}
 		}
 		if cerr := ctx.Err(); cerr != nil {
-			return stopped(cerr, err)
+			return &Error{Err: err, Reason: cerr, Attempts: attempt}
 		}
 		if p.ShouldRetry != nil && !p.ShouldRetry(err) {
-			return err
+			return &Error{Err: err, Reason: ErrFinal, Attempts: attempt}
 		}
 		wait := p.backoff(e, attempt)
 		if p.RetryAfter != nil {
@@ -177,16 +211,22 @@ func run(ctx context.Context, p *Policy, e *env, op func(context.Context) error)
 				p99 = b.LatencyQuantile(0.99)
 			}
 			if !e.now().Add(wait + p99).Before(deadline) {
-				return err // the retry could not finish in time
+				return &Error{Err: err, Reason: ErrDeadline, Attempts: attempt}
 			}
 		}
 		if b != nil && !b.TryRetry() {
-			return err
+			return &Error{Err: err, Reason: ErrBudget, Attempts: attempt}
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(attempt, err, wait)
 		}
 		if wait > 0 {
 			if cerr := e.sleep(ctx, wait); cerr != nil {
-				return stopped(cerr, err)
+				return &Error{Err: err, Reason: cerr, Attempts: attempt}
 			}
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return &Error{Err: err, Reason: cerr, Attempts: attempt}
 		}
 	}
 }
@@ -215,23 +255,3 @@ func (p *Policy) backoff(e *env, n int) time.Duration {
 }
 
 const maxDuration = time.Duration(1<<63 - 1)
-
-// stopped is the error of a Do that the context ended: the context's
-// error, and the last attempt's if there was one.
-func stopped(ctxErr, last error) error {
-	if last == nil || errors.Is(last, ctxErr) {
-		if last == nil {
-			return ctxErr
-		}
-		return last
-	}
-	return &stoppedError{ctx: ctxErr, last: last}
-}
-
-type stoppedError struct{ ctx, last error }
-
-func (e *stoppedError) Error() string {
-	return e.last.Error() + " (retries stopped: " + e.ctx.Error() + ")"
-}
-
-func (e *stoppedError) Unwrap() []error { return []error{e.ctx, e.last} }

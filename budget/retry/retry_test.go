@@ -39,6 +39,28 @@ func (d *fakeDep) call(context.Context) error {
 	return nil
 }
 
+// stoppedWith reports how err differs from the *retry.Error of a Do that
+// stopped for reason after the given attempts with the last error last,
+// or "" if it does not.
+func stoppedWith(err, last, reason error, attempts int) string {
+	var re *retry.Error
+	switch {
+	case !errors.As(err, &re):
+		return fmt.Sprintf("%v (%T) is not a *retry.Error", err, err)
+	case re.Err != last:
+		return fmt.Sprintf("its last error is %v, want %v", re.Err, last)
+	case re.Reason != reason:
+		return fmt.Sprintf("its reason is %v, want %v", re.Reason, reason)
+	case re.Attempts != attempts:
+		return fmt.Sprintf("it counts %d attempts, want %d", re.Attempts, attempts)
+	case !errors.Is(err, last) || !errors.Is(err, reason):
+		return "errors.Is does not match both the last error and the reason"
+	case !strings.HasPrefix(err.Error(), last.Error()):
+		return fmt.Sprintf("its message %q does not start with the last error's", err)
+	}
+	return ""
+}
+
 func TestAlwaysFailingWithoutBudget(t *testing.T) {
 	d := newDep(1)
 	for i := 0; i < 10; i++ {
@@ -47,8 +69,8 @@ func TestAlwaysFailingWithoutBudget(t *testing.T) {
 		if d.calls-before != 4 {
 			t.Fatalf("%d attempts, want 4", d.calls-before)
 		}
-		if err != (attemptError{d.calls}) {
-			t.Fatalf("Do returned %v, want the last attempt's error (attempt %d)", err, d.calls)
+		if diff := stoppedWith(err, attemptError{d.calls}, retry.ErrAttempts, 4); diff != "" {
+			t.Fatalf("Do returned %v: %s", err, diff)
 		}
 	}
 }
@@ -58,8 +80,8 @@ func TestAlwaysFailingWithBudget(t *testing.T) {
 	b := budget.New(budget.MinPerSecond(0))
 	for i := 0; i < 100; i++ {
 		err := retry.Do(context.Background(), retry.Policy{MaxAttempts: 4, Budget: b}, d.call)
-		if err != (attemptError{d.calls}) {
-			t.Fatalf("request %d: Do returned %v, want the last attempt's error (attempt %d)", i, err, d.calls)
+		if !errors.Is(err, attemptError{d.calls}) || !errors.Is(err, retry.ErrBudget) {
+			t.Fatalf("request %d: Do returned %v, want the last attempt's error (attempt %d) and ErrBudget", i, err, d.calls)
 		}
 	}
 	// Each request deposits 0.1: ten requests pay for one retry, and
@@ -144,8 +166,8 @@ func TestRefusedRetryReturnsLastError(t *testing.T) {
 		calls++
 		return first
 	})
-	if err != first || calls != 1 {
-		t.Fatalf("Do = %v after %d attempts, want the first attempt's error after 1", err, calls)
+	if diff := stoppedWith(err, first, retry.ErrBudget, 1); diff != "" || calls != 1 {
+		t.Fatalf("Do = %v after %d attempts, want the first attempt's error after 1: %s", err, calls, diff)
 	}
 	if s := b.Stats(); s.RetriesRefused != 1 {
 		t.Fatalf("budget stats %+v, want one refused retry", s)
@@ -228,8 +250,8 @@ func TestRetryAfterBeyondDeadline(t *testing.T) {
 		calls++
 		return busy
 	})
-	if err != busy || calls != 1 {
-		t.Fatalf("Do = %v after %d attempts, want the 429 after 1", err, calls)
+	if diff := stoppedWith(err, busy, retry.ErrDeadline, 1); diff != "" || calls != 1 {
+		t.Fatalf("Do = %v after %d attempts, want the 429 after 1: %s", err, calls, diff)
 	}
 	if ctx.Err() != nil {
 		t.Fatal("Do waited for the deadline instead of returning at once")
@@ -273,8 +295,8 @@ func TestRetryAfterStillNeedsTheBudget(t *testing.T) {
 		calls++
 		return busy
 	})
-	if err != busy || calls != 1 {
-		t.Fatalf("Do = %v after %d attempts, want the 503 after 1: the empty budget refuses", err, calls)
+	if diff := stoppedWith(err, busy, retry.ErrBudget, 1); diff != "" || calls != 1 {
+		t.Fatalf("Do = %v after %d attempts, want the 503 after 1, the empty budget refusing: %s", err, calls, diff)
 	}
 }
 
@@ -288,12 +310,13 @@ func TestDeadlineAdmission(t *testing.T) {
 		fast.OnRequest()
 	}
 	for _, tc := range []struct {
-		name  string
-		b     *budget.Budget
-		calls int
+		name   string
+		b      *budget.Budget
+		calls  int
+		reason error
 	}{
-		{"p99 300ms, 200ms left", slow, 1}, // the retry cannot finish: no retry
-		{"p99 1ms, 200ms left", fast, 3},
+		{"p99 300ms, 200ms left", slow, 1, retry.ErrDeadline}, // the retry cannot finish: no retry
+		{"p99 1ms, 200ms left", fast, 3, retry.ErrAttempts},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		calls := 0
@@ -303,8 +326,8 @@ func TestDeadlineAdmission(t *testing.T) {
 			return attemptError{calls}
 		})
 		cancel()
-		if calls != tc.calls || err != (attemptError{calls}) {
-			t.Errorf("%s: Do = %v after %d attempts, want the last error after %d", tc.name, err, calls, tc.calls)
+		if diff := stoppedWith(err, attemptError{calls}, tc.reason, tc.calls); calls != tc.calls || diff != "" {
+			t.Errorf("%s: Do = %v after %d attempts, want the last error after %d: %s", tc.name, err, calls, tc.calls, diff)
 		}
 		if got := tc.b.Stats().RetriesAllowed - before; got != uint64(tc.calls-1) {
 			t.Errorf("%s: %d retries taken from the budget, want %d", tc.name, got, tc.calls-1)
@@ -324,8 +347,8 @@ func TestShouldRetry(t *testing.T) {
 		}
 		return errors.New("timeout")
 	})
-	if err != permanent || calls != 2 {
-		t.Fatalf("Do = %v after %d attempts, want the permanent error after 2", err, calls)
+	if diff := stoppedWith(err, permanent, retry.ErrFinal, 2); diff != "" || calls != 2 {
+		t.Fatalf("Do = %v after %d attempts, want the permanent error after 2: %s", err, calls, diff)
 	}
 }
 
