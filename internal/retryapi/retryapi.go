@@ -73,40 +73,6 @@ func (f Form) String() string {
 	return "unknown form"
 }
 
-// Limit says what bounds the attempts; its values are those of
-// retrysite.BoundKind.
-type Limit uint8
-
-const (
-	LimitUnknown Limit = iota // not known statically
-	LimitCount                // at most N attempts
-	LimitTime                 // bounded only by time
-	LimitNone                 // nothing bounds the attempts
-)
-
-// Bound is a default attempt bound.
-type Bound struct {
-	Limit Limit
-	N     int    // attempts, for LimitCount
-	Note  string // what messages say of it: "RetryMax 4 by default"
-}
-
-// Delay classifies the wait between attempts; its values are those of
-// retrysite.Delay.
-type Delay uint8
-
-const (
-	NoDelay      Delay = iota // immediate retries
-	FixedDelay                // a constant wait
-	GrowingDelay              // a growing wait
-)
-
-// Backoff is the wait an API makes between attempts by default.
-type Backoff struct {
-	Delay  Delay
-	Jitter bool
-}
-
 // Entry is one API of a retry library; see the package doc.
 type Entry struct {
 	Name    string // the key: the full name of the function, method or client type

@@ -52,8 +52,8 @@ const (
 
 // Values of the k8s backoffs the client-go retry package declares.
 var K8sBackoffs = map[string]Bound{
-	"k8s.io/client-go/util/retry.DefaultRetry":   {Limit: LimitCount, N: 5},
-	"k8s.io/client-go/util/retry.DefaultBackoff": {Limit: LimitCount, N: 4},
+	"k8s.io/client-go/util/retry.DefaultRetry":   {Kind: BoundCount, N: 5},
+	"k8s.io/client-go/util/retry.DefaultBackoff": {Kind: BoundCount, N: 4},
 }
 
 // K8sBackoffWaits are the waits of the k8s backoffs the client-go retry
@@ -217,7 +217,7 @@ func buildEntries() []*Entry {
 	}
 	add(Entry{Name: "github.com/cenkalti/backoff/v5.Retry", Library: BackoffV5, API: "backoff.Retry", Form: RetryingCall,
 		Op: 1, Policy: -1, Options: 2, Count: -1, Backoff: growingJitter, Hook: HookPermanent,
-		Default: Bound{Limit: LimitTime, Note: "MaxElapsedTime, 15m by default"}})
+		Default: Bound{Kind: BoundTime, Note: "MaxElapsedTime, 15m by default"}})
 
 	for _, p := range named0(RetryGo).Paths {
 		hook := ""
@@ -227,13 +227,13 @@ func buildEntries() []*Entry {
 		for _, name := range []string{"Do", "DoWithData"} {
 			add(Entry{Name: p + "." + name, Library: RetryGo, API: "retry." + name, Form: RetryingCall,
 				Op: 0, Policy: -1, Options: 1, Count: -1, Backoff: growingJitter, Hook: hook,
-				Default: Bound{Limit: LimitCount, N: 10, Note: "the default of 10"}})
+				Default: Bound{Kind: BoundCount, N: 10, Note: "the default of 10"}})
 		}
 	}
 	for _, recv := range []string{"Retrier", "RetrierWithData"} {
 		add(Entry{Name: "(*github.com/avast/retry-go/v5." + recv + ").Do", Library: RetryGoV5, API: "retry.(*Retrier).Do", Form: RetryingCall,
 			Op: 0, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, OptionsOf: Receiver, Constructors: []string{"New", "NewWithData"},
-			Default: Bound{Limit: LimitCount, N: 10, Note: "the default of 10"}})
+			Default: Bound{Kind: BoundCount, N: 10, Note: "the default of 10"}})
 	}
 
 	for _, name := range []string{"Do", "DoValue"} {
@@ -247,24 +247,24 @@ func buildEntries() []*Entry {
 		}
 		add(Entry{Name: "github.com/sethvargo/go-retry." + name, Library: GoRetry, API: "retry." + name, Form: RetryingCall,
 			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry, Backoff: wait,
-			Default: Bound{Limit: LimitNone, Note: "until the context ends"}})
+			Default: Bound{Kind: Unbounded, Note: "until the context ends"}})
 	}
 
 	const rh = "github.com/hashicorp/go-retryablehttp"
 	add(Entry{Name: rh + ".NewClient", Library: RetryableHTTP, API: "retryablehttp.NewClient", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
-		Default:    Bound{Limit: LimitCount, N: 5, Note: "RetryMax 4 by default"},
+		Default:    Bound{Kind: BoundCount, N: 5, Note: "RetryMax 4 by default"},
 		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry", "Backoff"}, Hook: HookCheckRetry})
 	for _, name := range []string{"Get", "Head", "Post", "PostForm"} {
 		add(Entry{Name: rh + "." + name, Library: RetryableHTTP, API: "retryablehttp." + name, Form: RetryingCall,
 			Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay}, Sends: true,
-			Default: Bound{Limit: LimitCount, N: 5, Note: "the default client's RetryMax 4"}})
+			Default: Bound{Kind: BoundCount, N: 5, Note: "the default client's RetryMax 4"}})
 	}
 	// A literal &retryablehttp.Client{...}: its zero RetryMax makes one
 	// attempt, so the default is one.
 	add(Entry{Name: RetryableClient, Library: RetryableHTTP, API: "retryablehttp.Client", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
-		Default:    Bound{Limit: LimitCount, N: 1},
+		Default:    Bound{Kind: BoundCount, N: 1},
 		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}})
 
 	for _, p := range named0(Resty).Paths {
@@ -289,12 +289,12 @@ func buildEntries() []*Entry {
 	for _, fn := range []string{"retrypolicy.NewBuilder", "retrypolicy.NewWithDefaults", "failsafehttp.NewRetryPolicyBuilder", "failsafegrpc.NewRetryPolicyBuilder"} {
 		add(Entry{Name: "github.com/failsafe-go/failsafe-go/" + fn, Library: Failsafe, API: "retrypolicy." + lastName(fn), Form: PolicyBuilder,
 			Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: NoDelay}, Eval: EvalFailsafeChain,
-			Default: Bound{Limit: LimitCount, N: 3, Note: "the default of 2 retries"}})
+			Default: Bound{Kind: BoundCount, N: 3, Note: "the default of 2 retries"}})
 	}
 	for _, name := range []string{"NewStandard", "NewAdaptiveMode"} {
 		add(Entry{Name: "github.com/aws/aws-sdk-go-v2/aws/retry." + name, Library: AWS, API: "retry." + name, Form: PolicyBuilder,
 			Op: -1, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, Eval: EvalAWSOptions, Hook: HookQuota,
-			Default: Bound{Limit: LimitCount, N: 3, Note: "the SDK default"}})
+			Default: Bound{Kind: BoundCount, N: 3, Note: "the SDK default"}})
 	}
 
 	add(Entry{Name: "k8s.io/client-go/util/retry.RetryOnConflict", Library: K8sRetry, API: "retry.RetryOnConflict", Form: RetryingCall,

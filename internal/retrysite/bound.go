@@ -1,12 +1,12 @@
 package retrysite
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -646,7 +646,7 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 			}
 			return Bound{Kind: BoundCount, N: int(v + extra)}, true
 		}
-		b := Bound{Kind: BoundCount, Base: obj.Name(), Expr: addOffset(obj.Name(), extra), Offset: int(extra)}
+		b := Bound{Kind: BoundCount, Base: obj.Name(), Expr: retryapi.AddOffset(obj.Name(), extra), Offset: int(extra)}
 		if i, ok := a.paramIndex(obj); ok {
 			b.Param, b.ParamIndex = obj.Name(), i
 		}
@@ -788,7 +788,7 @@ func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
 		return Bound{Kind: BoundCount, N: int(n)}
 	}
 	b := Bound{Kind: BoundCount, Base: a.render(base), Offset: int(n)}
-	b.Expr = addOffset(b.Base, n)
+	b.Expr = retryapi.AddOffset(b.Base, n)
 	if v := a.objOf(base); v != nil {
 		if i, ok := a.paramIndex(v); ok {
 			b.Param, b.ParamIndex = v.Name(), i
@@ -844,17 +844,6 @@ func (a *analyzer) foldInt(e ast.Expr) (int64, bool) {
 		return 0, false
 	}
 	return c, true
-}
-
-// addOffset writes text+n, folding a trailing constant of text.
-func addOffset(text string, n int64) string {
-	switch {
-	case n > 0:
-		return fmt.Sprintf("%s+%d", text, n)
-	case n < 0:
-		return fmt.Sprintf("%s-%d", text, -n)
-	}
-	return text
 }
 
 // paramIndex returns the index of o among the parameters of the package

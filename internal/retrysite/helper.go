@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -227,6 +228,6 @@ func (a *analyzer) callBound(b Bound, call *ast.CallExpr) Bound {
 		return b.WithParam(v)
 	}
 	out := Bound{Kind: BoundCount, Base: a.render(arg), Offset: b.Offset, Note: b.Note}
-	out.Expr = addOffset(out.Base, int64(b.Offset))
+	out.Expr = retryapi.AddOffset(out.Base, int64(b.Offset))
 	return out
 }

@@ -204,7 +204,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 	}
 	s := a.libSite(cur, call, e.API, op)
 	s.Entry = e
-	s.Bound = boundOf(e.Default)
+	s.Bound = e.Default
 	s.Backoff = Backoff{Delay: Delay(e.Backoff.Delay), Jitter: e.Backoff.Jitter}
 	s.Exempt = e.Exempt
 	if e.Sends {
@@ -222,7 +222,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 		if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
 			if nc := a.constructorCall(sel.X); nc != nil {
 				if f := a.callee(nc); f != nil && slices.Contains(e.Constructors, f.Name()) {
-					s.Bound = boundOf(e.Default)
+					s.Bound = e.Default
 					a.readOptions(s, retryapi.Named(e.Library), nc, e.Options)
 				}
 			}
@@ -267,11 +267,6 @@ func objectName(obj types.Object) string {
 		return obj.Name()
 	}
 	return typesx.TrimVendor(obj.Pkg().Path()) + "." + obj.Name()
-}
-
-// boundOf turns a table's default bound into a site's.
-func boundOf(b retryapi.Bound) Bound {
-	return Bound{Kind: BoundKind(b.Limit), N: b.N, Note: b.Note}
 }
 
 // The named evaluators of the retryapi table.
@@ -927,7 +922,7 @@ func (a *analyzer) k8sBound(e ast.Expr) Bound {
 	}
 	if v, ok := a.objOf(e).(*types.Var); ok {
 		if b, ok := retryapi.K8sBackoffs[objectName(v)]; ok {
-			return boundOf(b)
+			return (b)
 		}
 	}
 	if lit, ok := e.(*ast.CompositeLit); ok {

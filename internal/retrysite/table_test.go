@@ -45,15 +45,3 @@ func keys[V any](m map[string]V) map[string]bool {
 	}
 	return out
 }
-
-// TestTableKinds checks that the table's limits and delays convert to the
-// site's kinds by value.
-func TestTableKinds(t *testing.T) {
-	if BoundKind(retryapi.LimitUnknown) != BoundUnknown || BoundKind(retryapi.LimitCount) != BoundCount ||
-		BoundKind(retryapi.LimitTime) != BoundTime || BoundKind(retryapi.LimitNone) != Unbounded {
-		t.Error("retryapi.Limit and BoundKind disagree")
-	}
-	if Delay(retryapi.NoDelay) != NoDelay || Delay(retryapi.FixedDelay) != FixedDelay || Delay(retryapi.GrowingDelay) != GrowingDelay {
-		t.Error("retryapi.Delay and Delay disagree")
-	}
-}
