@@ -141,7 +141,6 @@ func (b Backoff) String() string {
 	return t
 }
 
-
 // addOffset writes text+n, folding a trailing constant of text.
 func addOffset(text string, n int64) string {
 	switch {
