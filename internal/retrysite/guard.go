@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/retryapi"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -101,16 +102,16 @@ func (a *analyzer) guardCalls(n ast.Node) []*ast.CallExpr {
 // circuit breaker runs it, else a budget check that every failing path
 // asks before the next attempt. A check of an object made for the call
 // (a per-request counter) is no budget.
-func (a *analyzer) loopGuard(l *loop, f *flow, lf *LoopFacts) *Guard {
-	if g := a.guardOf(f.call); g != nil {
+func (a *analyzer) loopGuard(lp *retryloop.Loop) *Guard {
+	if g := a.guardOf(lp.Attempt); g != nil {
 		return g
 	}
-	if lf.Unguarded != 0 {
+	if lp.Unguarded != 0 {
 		return nil
 	}
-	for _, u := range lf.Guards {
-		if !a.perCall(l, u.Guard) {
-			return u.Guard
+	for _, u := range lp.Guards {
+		if g := a.guardOf(u.Call); g != nil && !a.perCall(lp.Func, g) {
+			return g
 		}
 	}
 	return nil
@@ -119,7 +120,7 @@ func (a *analyzer) loopGuard(l *loop, f *flow, lf *LoopFacts) *Guard {
 // perCall reports whether a guard's budget is an object the enclosing
 // function makes itself (b := budget.New(), c := &counter{max: 3}): it
 // lives for one call, so it bounds one request, not the fleet's retries.
-func (a *analyzer) perCall(l *loop, g *Guard) bool {
+func (a *analyzer) perCall(fn ast.Node, g *Guard) bool {
 	if g.Budget == nil {
 		return false
 	}
@@ -135,7 +136,7 @@ func (a *analyzer) perCall(l *loop, g *Guard) bool {
 	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
 		return false
 	}
-	body := astx.FuncBody(l.fn)
+	body := astx.FuncBody(fn)
 	if body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
 		return false // a parameter: the caller chooses the budget
 	}

@@ -224,7 +224,7 @@ func (a *analyzer) callBound(b Bound, call *ast.CallExpr) Bound {
 	if b.Kind != BoundCount {
 		return b
 	}
-	if base, v := a.linear(arg); base == nil {
+	if base, v := a.definer.Linear(arg); base == nil {
 		return b.WithParam(v)
 	}
 	out := Bound{Kind: BoundCount, Base: a.render(arg), Offset: b.Offset, Note: b.Note}

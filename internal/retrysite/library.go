@@ -211,7 +211,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 		s.Attempts = []Attempt{{Call: call, Dep: a.depOf(call)}}
 	}
 	if count != nil {
-		s.Bound = a.countBound(count, -1, false)
+		s.Bound = a.definer.CountBound(count, -1, false)
 	}
 	if e.PolicyEval != "" && !policyEvals[e.PolicyEval](a, s, arg(call, e.Policy)) {
 		return nil
@@ -237,7 +237,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 				if n, ok := a.intConst(v); ok && n <= 0 {
 					return nil
 				}
-				s.Bound = a.countBound(v, -1, false)
+				s.Bound = a.definer.CountBound(v, -1, false)
 			}
 			for _, hook := range e.GuardFields {
 				if v := a.assignedField(s.Func, hook, same); v != nil && s.Guard == nil {
@@ -365,7 +365,7 @@ func (a *analyzer) optionCount(opt retryapi.Option, x ast.Expr) (Bound, bool) {
 	case isConst && n <= 0 && opt.Zero == retryapi.ZeroIgnored:
 		return Bound{}, false
 	}
-	return a.countBound(x, start, false), true
+	return a.definer.CountBound(x, start, false), true
 }
 
 // waitSite keeps a k8s wait backoff call when its condition answers
@@ -391,7 +391,7 @@ func (a *analyzer) retriesOnFailure(lit *ast.FuncLit) bool {
 			return true
 		}
 		for _, st := range ifs.Body.List {
-			if r, ok := st.(*ast.ReturnStmt); ok && len(r.Results) == 2 && a.isBoolConst(r.Results[0], false) && a.isNil(r.Results[1]) {
+			if r, ok := st.(*ast.ReturnStmt); ok && len(r.Results) == 2 && isFalse(a.pass.TypesInfo, r.Results[0]) && a.isNil(r.Results[1]) {
 				found = true
 			}
 		}
@@ -416,7 +416,7 @@ func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
 	for name, value := range astx.Fields(lit) {
 		switch name {
 		case "MaxAttempts":
-			s.Bound = a.countBound(value, 0, false)
+			s.Bound = a.definer.CountBound(value, 0, false)
 		case "Budget":
 			if !a.isNil(value) {
 				s.Guard = &Guard{Kind: GuardNative, Desc: "retry.Policy.Budget", Budget: value}
@@ -489,7 +489,7 @@ func (a *analyzer) grpcRetrySite(s *Site, _ inspector.Cursor, call *ast.CallExpr
 		if v, isConst := a.intConst(max); isConst && v <= 1 {
 			return nil // disabled, or one attempt
 		}
-		s.Bound = a.countBound(max, 0, false)
+		s.Bound = a.definer.CountBound(max, 0, false)
 	case hidden:
 		s.Bound = Bound{Note: "options it cannot see decide"}
 	default:
@@ -550,7 +550,7 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 		}
 		switch f.Name() {
 		case "WithMaxRetries":
-			return a.countBound(arg(e, 1), -1, false)
+			return a.definer.CountBound(arg(e, 1), -1, false)
 		case "WithContext":
 			return a.backoffV4Bound(arg(e, 0), fn)
 		case "NewExponentialBackOff":
@@ -606,7 +606,7 @@ func (a *analyzer) goRetryBound(e ast.Expr) Bound {
 	}
 	switch f.Name() {
 	case "WithMaxRetries":
-		return a.countBound(arg(call, 0), -1, false)
+		return a.definer.CountBound(arg(call, 0), -1, false)
 	case "WithMaxDuration":
 		inner := a.goRetryBound(arg(call, 1))
 		if inner.Kind == BoundCount {
@@ -674,7 +674,7 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 		return nil
 	}
 	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: astx.EnclosingFunc(cur), API: e.API, Entry: e, Guard: g}
-	s.Bound = a.countBound(max, -1, false)
+	s.Bound = a.definer.CountBound(max, -1, false)
 	s.Backoff = Backoff{Delay: Delay(e.Backoff.Delay), Jitter: e.Backoff.Jitter}
 	return s
 }
@@ -927,7 +927,7 @@ func (a *analyzer) k8sBound(e ast.Expr) Bound {
 	}
 	if lit, ok := e.(*ast.CompositeLit); ok {
 		if v := astx.Field(lit, "Steps"); v != nil {
-			return a.countBound(v, 0, false)
+			return a.definer.CountBound(v, 0, false)
 		}
 	}
 	return Bound{}

@@ -14,7 +14,7 @@
 // For each site it records the attempt bound, the backoff, the budget guard
 // if any, the code run once per attempt (Site.PerAttempt), and the
 // dependency each attempt targets (Dep: a host, a package, a variable, a
-// field); for loops, LoopFacts says what the definition found (the
+// field); for loops, Loop says what the definition found (the
 // attempt, the kinds of failure that reach the next attempt, where the
 // failing paths meet, the guards). Sites.Deps refines the dependencies
 // into the ones the passes trust: sharedbudget groups by them and
@@ -23,78 +23,9 @@
 // function of the package reaches through its own calls) and says of a
 // helper's loop that it reaches its callers' dependencies (Deps.Passed).
 //
-// # Definition
-//
-// A for statement (for {}, for cond {}, a counted for, or a range over an
-// integer; a range over a list only as failover, below) is a retry loop
-// when one call of its body, the attempt, satisfies all of these on the
-// loop's control-flow graph:
-//
-//  1. The attempt can fail: its results include an error, a response, a
-//     channel of errors or a value that carries an error, and it is not
-//     local work (a standard package that does no I/O of a dependency, an
-//     error's own method, or a function of the package whose error calls
-//     are all of those).
-//  2. A failure reaches the attempt again: following every path forward
-//     from the attempt, with what each condition on the way says of its
-//     outcome, some path on which a test looked at the outcome and found
-//     a failure an outage produces (an error, a 429, 408 or 5xx status)
-//     arrives at the attempt again through the loop's head. What counts as
-//     failure is what the code tests as failure: a non-nil error, also
-//     classified (errors.Is, errors.As, a type assertion, a predicate of
-//     the error such as isRetryable(err)); the status of the attempt's
-//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess());
-//     a verdict returned with the attempt whose name says it wants a retry
-//     (retry, err := try()); an error carried in a result (res.Err,
-//     iter.Err()) or received from the attempt's channel; the failure of
-//     reading the attempt's stream. Conditions the analysis does not
-//     understand keep both outcomes on both sides.
-//  3. Success never reaches the attempt again, and can leave the loop (by
-//     return, break, goto or the loop condition; an abort — a panic, a
-//     test's Fatal, os.Exit — is no leaving). A loop whose success goes
-//     on to the next item, tick or page is no retry loop, nor is a test
-//     that asserts an expected error on every iteration.
-//  4. The attempt repeats the same operation: its inputs do not depend on
-//     what earlier iterations did. A request rebuilt each iteration from
-//     loop-invariant values, a handle looked up again, the attempt's number
-//     handed on, the failed part of the work (toRetry) are the same
-//     operation; a page token, an offset, the counter as an index, a
-//     halved size, a new value from a channel are not; nor is a loop that
-//     refuses to repeat an input that failed.
-//
-// Failover is a retry: a range over a list of endpoints (servers, brokers,
-// addresses, by the list's or its elements' names) whose element is the
-// attempt's target, or an index of such a list by the counter, with the
-// bound "up to len(list) attempts". An attempt inside a loop nested in the
-// retry loop is retried by the outer loop when it reaches the attempt again
-// through the outer loop's head; an inner failover of the same attempt is
-// folded into the outer site.
-//
-// The failures a path finds later in the iteration are told apart: a
-// failure of decoding the attempt's answer, io.EOF (the data ended) and a
-// failure of a later call (an open after a dial) are failures, so success
-// did not arrive, but not failures an outage produces by themselves.
-//
-// A loop's bound is read from the exits a failing path passes on its way
-// to the next attempt: a counter compared with a limit, also with an
-// offset (attempt+1 >= 3; constants and locals assigned once from a
-// constant fold), a clock or a context, an exit decided by a call it asks
-// (a policy: "as many attempts as r.Retry allows"). An attempt made once
-// before the loop counts when the loop runs only after it failed: the
-// loop condition tests its error, or the if just before the loop returns
-// on its success. A count, or a policy given the loop's count
-// (r.isLast(n)), is the bound over a clock or a context, which bounds the
-// loop only when nothing counts on every path. Exits that only sort the
-// failures do not bound the transient ones; a loop with no other exit is
-// unbounded.
-//
-// A retry loop is guarded when every failing path that reaches the next
-// attempt asks a budget and was allowed by it (GuardRole says whether
-// before each attempt or after a failure), and the budget outlives the
-// call: a counter made by the function itself is no budget. A path that
-// skips the check (x != nil && !x.Allow(): x is nil) or goes on after a
-// refusal (the refusal only skips the wait) is not guarded. A loop whose
-// failures all first passed a test for a concurrency conflict is exempt.
+// The definition of a retry loop is internal/retryloop's: its package doc
+// states it, and its Definer decides it for this analysis, which answers
+// the questions it asks of the rest of the package (Host).
 package retrysite
 
 import (
@@ -107,6 +38,8 @@ import (
 	"sync"
 
 	"github.com/retrylint/retrylint/internal/flagx"
+	"github.com/retrylint/retrylint/internal/noreturn"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
@@ -339,7 +272,9 @@ type Site struct {
 	// packages), in source order.
 	Attempts []Attempt
 	// Loop is what the definition found, for loop sites; nil for others.
-	Loop *LoopFacts
+	Loop *retryloop.Loop
+	// LoopGuards are the budget checks of Loop.Guards, in its order.
+	LoopGuards []*Guard
 	// Helper is the HelperFact of a call of a retry helper, and of the
 	// site that makes its function a helper; nil for other sites.
 	Helper *HelperFact
@@ -457,6 +392,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			a.helperFuncs[fn] = fact
 		}
 	}
+	a.noret = noreturn.New(pass.TypesInfo, pass.Pkg, pass.Files)
+	a.definer = retryloop.New(pass, loopHost{a}, a.durEnv())
 	a.exportGuardFacts()
 	a.exportDelayFacts()
 	a.findLoops()

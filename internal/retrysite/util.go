@@ -9,10 +9,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/cfg"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/durkind"
+	"github.com/retrylint/retrylint/internal/noreturn"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -32,12 +32,12 @@ type analyzer struct {
 	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions (declOf)
-	waits map[*types.Func]bool          // waitsInside(fn, -1), memoized
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
-	cfgs     map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
-	params   map[types.Object]int  // the parameters of the package's functions, by index; built on first use
-	assigned map[*types.Var]int    // assignments to each variable after its declaration; built on first use
+	assigned map[*types.Var]int // assignments to each variable after its declaration; built on first use
+
+	definer *retryloop.Definer // the retry-loop definition, and its readings of counts
+	noret   *noreturn.Index    // which calls can return
 
 	dur *durkind.Env // what durations depend on (durEnv)
 }
@@ -82,37 +82,13 @@ func (a *analyzer) sortSites() {
 
 // callee returns the function or method a call statically invokes, or nil.
 func (a *analyzer) callee(call *ast.CallExpr) *types.Func {
-	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
-	return fn
+	return typesx.Callee(a.pass.TypesInfo, call)
 }
 
-// resultsError reports whether the signature of the call's callee has an
-// error result (or a *net/http.Response result).
+// resultsError reports whether the call's results include an error (or a
+// *net/http.Response).
 func (a *analyzer) resultsError(call *ast.CallExpr) bool {
-	tv, ok := a.pass.TypesInfo.Types[call]
-	if !ok || tv.IsType() {
-		return false
-	}
-	check := func(t types.Type) bool {
-		if typesx.IsError(t) {
-			return true
-		}
-		if p, ok := t.(*types.Pointer); ok {
-			if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Name() == "Response" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" {
-				return true
-			}
-		}
-		return false
-	}
-	if tuple, ok := tv.Type.(*types.Tuple); ok {
-		for i := range tuple.Len() {
-			if check(tuple.At(i).Type()) {
-				return true
-			}
-		}
-		return false
-	}
-	return check(tv.Type)
+	return typesx.ResultsError(a.pass.TypesInfo, call)
 }
 
 func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
@@ -126,15 +102,7 @@ func (a *analyzer) stringConst(e ast.Expr) (string, bool) {
 }
 
 // objOf returns the object an identifier or selector denotes.
-func (a *analyzer) objOf(e ast.Expr) types.Object {
-	switch e := unparen(e).(type) {
-	case *ast.Ident:
-		return a.pass.TypesInfo.ObjectOf(e)
-	case *ast.SelectorExpr:
-		return a.pass.TypesInfo.ObjectOf(e.Sel)
-	}
-	return nil
-}
+func (a *analyzer) objOf(e ast.Expr) types.Object { return typesx.ObjOf(a.pass.TypesInfo, e) }
 
 // render returns the source text of n, shortened for messages.
 func (a *analyzer) render(n ast.Node) string {
@@ -264,11 +232,10 @@ func (a *analyzer) isPureFunc(fn *types.Func) bool {
 	return pure && local
 }
 
-func (a *analyzer) isNil(e ast.Expr) bool {
-	id, ok := unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, isNil := a.pass.TypesInfo.Uses[id].(*types.Nil)
-	return isNil
+func (a *analyzer) isNil(e ast.Expr) bool { return typesx.IsNil(a.pass.TypesInfo, e) }
+
+// isFalse reports whether e is the constant false.
+func isFalse(info *types.Info, e ast.Expr) bool {
+	v, ok := typesx.BoolConst(info, e)
+	return ok && !v
 }

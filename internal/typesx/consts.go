@@ -35,3 +35,12 @@ func StringConst(info *types.Info, e ast.Expr) (string, bool) {
 	}
 	return constant.StringVal(tv.Value), true
 }
+
+// BoolConst returns the constant boolean value of e.
+func BoolConst(info *types.Info, e ast.Expr) (value, ok bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(tv.Value), true
+}

@@ -105,11 +105,9 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		if s.Guard.Budget != nil {
 			budgets = append(budgets, s.Guard.Budget)
 		}
-		if s.Loop != nil {
-			for _, g := range s.Loop.Guards {
-				if g.Budget != nil {
-					budgets = append(budgets, g.Budget)
-				}
+		for _, g := range s.LoopGuards {
+			if g.Budget != nil {
+				budgets = append(budgets, g.Budget)
 			}
 		}
 		for _, b := range budgets {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/retrysite"
 )
 
@@ -47,7 +48,7 @@ const (
 // loopPlan is where a loop's guard goes and what a refused retry does.
 type loopPlan struct {
 	kind  planKind
-	point retrysite.Point // planStmt
+	point retryloop.Point // planStmt
 	exit  *ast.IfStmt     // planMerge
 	first string          // planTop: the condition that holds on retries only
 	// breaks: a refusal leaves the loop (break, or break label).
@@ -146,10 +147,10 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 // after the simple statements that follow it in its list (assignments,
 // calls): every failing path passes those too, and a guard there sees
 // what they did (lastErr = err, as the last statement of the body).
-func (li *loopInfo) straightOn(meets []retrysite.MeetPoint) []retrysite.Point {
-	var out []retrysite.Point
-	seen := map[retrysite.Point]bool{}
-	add := func(p retrysite.Point) {
+func (li *loopInfo) straightOn(meets []retryloop.MeetPoint) []retryloop.Point {
+	var out []retryloop.Point
+	seen := map[retryloop.Point]bool{}
+	add := func(p retryloop.Point) {
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
@@ -165,7 +166,7 @@ func (li *loopInfo) straightOn(meets []retrysite.MeetPoint) []retrysite.Point {
 			i++
 		}
 		for ; i < len(list) && simple(list[i]); i++ {
-			add(retrysite.Point{Stmt: list[i], After: true})
+			add(retryloop.Point{Stmt: list[i], After: true})
 		}
 	}
 	return out
@@ -215,7 +216,7 @@ func simple(st ast.Stmt) bool {
 // after the attempt: a statement of the body before the attempt is passed
 // on the first iteration too, before any failure, where a guard would ask
 // the budget for the first attempt.
-func (li *loopInfo) afterAttempt(lf *retrysite.LoopFacts) *retrysite.LoopFacts {
+func (li *loopInfo) afterAttempt(lf *retryloop.Loop) *retryloop.Loop {
 	out := *lf
 	out.Meets = nil
 	for _, mp := range lf.Meets {
@@ -232,13 +233,13 @@ func (li *loopInfo) afterAttempt(lf *retrysite.LoopFacts) *retrysite.LoopFacts {
 
 // returnCandidates orders the meeting points for a refusal that returns:
 // from the first wait (the backoff) on, else from the last point back.
-func (li *loopInfo) returnCandidates(meets []retrysite.MeetPoint) []retrysite.MeetPoint {
+func (li *loopInfo) returnCandidates(meets []retryloop.MeetPoint) []retryloop.MeetPoint {
 	for i, mp := range meets {
 		if li.beforeWait(mp.Point) {
 			return meets[i:]
 		}
 	}
-	out := make([]retrysite.MeetPoint, 0, len(meets))
+	out := make([]retryloop.MeetPoint, 0, len(meets))
 	for i := len(meets) - 1; i >= 0; i-- {
 		out = append(out, meets[i])
 	}
@@ -247,7 +248,7 @@ func (li *loopInfo) returnCandidates(meets []retrysite.MeetPoint) []retrysite.Me
 
 // beforeWait reports whether a point is just before a wait: before the
 // statement, or after the one before it.
-func (li *loopInfo) beforeWait(p retrysite.Point) bool {
+func (li *loopInfo) beforeWait(p retryloop.Point) bool {
 	if !p.After {
 		return li.isWait(p.Stmt)
 	}
@@ -257,7 +258,7 @@ func (li *loopInfo) beforeWait(p retrysite.Point) bool {
 
 // refusalAt returns the refusal of a guard at a meeting point: a return of
 // an error that holds the failure there on every failing path.
-func (li *loopInfo) refusalAt(mp retrysite.MeetPoint) (refusalReturn, bool) {
+func (li *loopInfo) refusalAt(mp retryloop.MeetPoint) (refusalReturn, bool) {
 	at := mp.Stmt.Pos()
 	if mp.After {
 		at = mp.Stmt.End()
@@ -297,7 +298,7 @@ func (li *loopInfo) httpResponse(pos token.Pos) bool {
 
 // closedBefore reports whether a statement on every failing path before
 // the point closes the response's body.
-func (li *loopInfo) closedBefore(p retrysite.Point) bool {
+func (li *loopInfo) closedBefore(p retryloop.Point) bool {
 	resp := li.s.Loop.Resp
 	for _, mp := range li.s.Loop.Meets {
 		if mp.Point == p {
@@ -620,7 +621,7 @@ func breakable(n ast.Node) bool {
 // its list and in each enclosing list of the body. nested says the point
 // is inside a switch, select or loop of the body; ok is false when the
 // point is not in the body's lists.
-func (li *loopInfo) restAfter(p retrysite.Point) (rest []ast.Stmt, nested, ok bool) {
+func (li *loopInfo) restAfter(p retryloop.Point) (rest []ast.Stmt, nested, ok bool) {
 	var find func(list []ast.Stmt) bool
 	find = func(list []ast.Stmt) bool {
 		for i, st := range list {

@@ -170,9 +170,9 @@ func (c *checker) retryGuards(s *retrysite.Site) []*retrysite.Guard {
 	}
 	cands := []*retrysite.Guard{s.Guard}
 	if s.Loop != nil {
-		for _, u := range s.Loop.Guards {
-			if u.Call != s.Guard.Call {
-				cands = append(cands, u.Guard)
+		for _, g := range s.LoopGuards {
+			if g.Call != s.Guard.Call {
+				cands = append(cands, g)
 			}
 		}
 	} else if s.Body != nil && s.Kind != retrysite.HelperCall {

@@ -1,4 +1,4 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
@@ -62,7 +62,7 @@ func (r GuardRole) String() string {
 // GuardUse is a budget check met on the way from a failed attempt to the
 // next one.
 type GuardUse struct {
-	*Guard
+	Call *ast.CallExpr
 	Role GuardRole
 }
 
@@ -73,8 +73,21 @@ type Point struct {
 	After bool
 }
 
-// LoopFacts is what the definition found in a retry loop.
-type LoopFacts struct {
+// Loop is what the definition found in a retry loop.
+type Loop struct {
+	Stmt ast.Stmt       // the *ast.ForStmt or *ast.RangeStmt
+	Body *ast.BlockStmt // its body
+	Func ast.Node       // the enclosing *ast.FuncDecl or *ast.FuncLit
+	// List is the ranged list of a failover loop (a range over the
+	// endpoints of one operation), nil for others.
+	List ast.Expr
+	// Ticker is the backoff.NewTicker call of a loop over a cenkalti
+	// ticker's channel (for range ticker.C), nil for others. TickerBound
+	// says that nothing but the backoff it is given bounds the loop: Bound
+	// is then the zero Bound, for the host to read from the backoff.
+	Ticker      *ast.CallExpr
+	TickerBound bool
+
 	// Attempt is the call whose failure the loop retries.
 	Attempt *ast.CallExpr
 	// Failures are the kinds of failure that reach the next attempt.
@@ -113,6 +126,17 @@ type LoopFacts struct {
 	// wait. A node before the attempt in the body is there when the next
 	// iteration passes it.
 	Path []ast.Node
+	// Waits are the waits between attempts: the waits of Path (or of the
+	// body, when Path is empty), in the order of Path.
+	Waits []Wait
+
+	// Bound is what limits the attempts; BoundExits are the exits that
+	// make it (none when the loop's condition or range does).
+	Bound      Bound
+	BoundExits []BoundExit
+	// Exempt, when not empty, says why the loop is no outage risk: it
+	// retries only concurrency conflicts.
+	Exempt string
 }
 
 // MeetPoint is a point of the loop body that every failing path passes
@@ -145,8 +169,13 @@ type NextIteration struct {
 }
 
 // loopFacts assembles the typed facts of a retry loop.
-func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
-	lf := &LoopFacts{
+func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
+	lf := &Loop{
+		Stmt:      l.stmt,
+		Body:      l.body,
+		Func:      l.fn,
+		List:      l.list,
+		Ticker:    l.ticker,
 		Attempt:   f.call,
 		Failures:  failureKinds(f.arrive & oFailure),
 		Unguarded: failureKinds(f.unguarded),
@@ -168,15 +197,14 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {
-		g := a.guardOf(c)
-		if g == nil {
+		if a.host.Guard(c) == NotGuard {
 			continue
 		}
 		role := OnFailure
 		if first[c] {
 			role = BeforeAttempt
 		}
-		lf.Guards = append(lf.Guards, GuardUse{Guard: g, Role: role})
+		lf.Guards = append(lf.Guards, GuardUse{Call: c, Role: role})
 	}
 	sort.SliceStable(lf.Guards, func(i, j int) bool { return lf.Guards[i].Call.Pos() < lf.Guards[j].Call.Pos() })
 	return lf
@@ -184,7 +212,7 @@ func (a *analyzer) loopFacts(l *loop, f *flow) *LoopFacts {
 
 // firstIterationGuards returns the guard calls met on the way from the top
 // of the loop to the attempt on its first iteration.
-func (a *analyzer) firstIterationGuards(l *loop, f *flow) map[*ast.CallExpr]bool {
+func (a *Definer) firstIterationGuards(l *loop, f *flow) map[*ast.CallExpr]bool {
 	out := map[*ast.CallExpr]bool{}
 	var starts []*cfg.Block
 	for _, b := range l.g.Blocks {

@@ -1,4 +1,4 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
@@ -16,7 +16,7 @@ import (
 // endpoint of a list (failover).
 
 // sameOperation reports whether the attempt repeats one operation.
-func (a *analyzer) sameOperation(l *loop, f *flow) bool {
+func (a *Definer) sameOperation(l *loop, f *flow) bool {
 	if l.list != nil {
 		if !a.failoverTarget(l, f.call, l.over, l.list) {
 			return false
@@ -34,7 +34,7 @@ func (a *analyzer) sameOperation(l *loop, f *flow) bool {
 
 // attemptInputs returns the expressions an attempt depends on: its
 // arguments and its receiver.
-func (a *analyzer) attemptInputs(call *ast.CallExpr) []ast.Expr {
+func (a *Definer) attemptInputs(call *ast.CallExpr) []ast.Expr {
 	in := append([]ast.Expr{}, call.Args...)
 	if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if _, isMethod := a.pass.TypesInfo.Selections[sel]; isMethod {
@@ -48,13 +48,13 @@ func (a *analyzer) attemptInputs(call *ast.CallExpr) []ast.Expr {
 // iteration: the counter passed as the attempt's number, an endpoint of a
 // list indexed by the counter (failover), or values that no earlier
 // iteration changed.
-func (a *analyzer) inputSame(l *loop, f *flow, in ast.Expr) bool {
+func (a *Definer) inputSame(l *loop, f *flow, in ast.Expr) bool {
 	return a.sameValue(l, f, in, 0)
 }
 
 // sameValue reports whether e has the same value on every iteration
 // when the attempt is made, as inputSame says.
-func (a *analyzer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
+func (a *Definer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 	if a.isCounter(l, a.objOf(e)) {
 		return true // the attempt's number: retry(ctx, attempt)
 	}
@@ -107,7 +107,7 @@ func (a *analyzer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 
 // isCounter reports whether o counts the loop's iterations: the for
 // statement's counter, or a variable the loop only ever increments.
-func (a *analyzer) isCounter(l *loop, o types.Object) bool {
+func (a *Definer) isCounter(l *loop, o types.Object) bool {
 	if o == nil {
 		return false
 	}
@@ -140,7 +140,7 @@ func (a *analyzer) isCounter(l *loop, o types.Object) bool {
 // every iteration when the attempt is made: it is not assigned in the
 // loop, or every path rebuilds it before the attempt from invariant
 // values (a request made anew from the same URL and body).
-func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
+func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return true
@@ -180,7 +180,7 @@ func (a *analyzer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 // handedToCall reports whether rhs is a call that is given v itself
 // (spc, err = s.get(spc): the old stream, to reopen it if it failed) and
 // uses v nowhere else: a refreshed handle, not a changed value.
-func (a *analyzer) handedToCall(rhs ast.Expr, v *types.Var) bool {
+func (a *Definer) handedToCall(rhs ast.Expr, v *types.Var) bool {
 	c, ok := unparen(rhs).(*ast.CallExpr)
 	if !ok {
 		return false
@@ -198,7 +198,7 @@ func (a *analyzer) handedToCall(rhs ast.Expr, v *types.Var) bool {
 
 // failedPart reports whether e names the failed part of an attempt's
 // work (toRetry, failed, retryable): the next attempt retries those.
-func (a *analyzer) failedPart(e ast.Expr) bool {
+func (a *Definer) failedPart(e ast.Expr) bool {
 	id, ok := unparen(e).(*ast.Ident)
 	if !ok {
 		return false
@@ -215,7 +215,7 @@ type def struct {
 	compound bool // x += rhs: the old value, changed by rhs
 }
 
-func (a *analyzer) invariantDef(l *loop, f *flow, d def, depth int) bool {
+func (a *Definer) invariantDef(l *loop, f *flow, d def, depth int) bool {
 	return d.rhs != nil && a.sameValue(l, f, d.rhs, depth+1)
 }
 
@@ -235,7 +235,7 @@ func (f *flow) isResultVar(v *types.Var) bool {
 
 // defsInLoop returns the assignments to v in the loop's body and post
 // statement.
-func (a *analyzer) defsInLoop(l *loop, v *types.Var) []def {
+func (a *Definer) defsInLoop(l *loop, v *types.Var) []def {
 	var out []def
 	visit := func(root ast.Node) {
 		astx.InspectNoLit(root, func(n ast.Node) bool {
@@ -281,7 +281,7 @@ func (a *analyzer) defsInLoop(l *loop, v *types.Var) []def {
 }
 
 // assigns reports whether the CFG node n assigns v.
-func (a *analyzer) assigns(n ast.Node, v *types.Var) bool {
+func (a *Definer) assigns(n ast.Node, v *types.Var) bool {
 	lhs, _ := assignParts(n)
 	for _, e := range lhs {
 		if a.objOf(e) == v {
@@ -302,7 +302,7 @@ var endpointWords = []string{
 // isEndpoints reports whether a list (or its element) holds endpoints of
 // one dependency, by its name or its element type's name: servers,
 // cfg.Brokers, addrs, []*Node.
-func (a *analyzer) isEndpoints(list ast.Expr, elem types.Object) bool {
+func (a *Definer) isEndpoints(list ast.Expr, elem types.Object) bool {
 	var names []string
 	switch x := unparen(list).(type) {
 	case *ast.Ident:
@@ -358,7 +358,7 @@ func lastWord(n string) string {
 // failoverTarget reports whether a range over list is failover: the
 // element is the attempt's target (its receiver, or an argument) and the
 // list holds endpoints.
-func (a *analyzer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object, list ast.Expr) bool {
+func (a *Definer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object, list ast.Expr) bool {
 	if !a.isEndpoints(list, elem) {
 		return false
 	}
@@ -372,7 +372,7 @@ func (a *analyzer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object
 
 // derivesFrom reports whether e uses o, directly or through the values the
 // loop body gives the variables it uses (req from http.NewRequest(url)).
-func (a *analyzer) derivesFrom(l *loop, e ast.Expr, o types.Object, depth int) bool {
+func (a *Definer) derivesFrom(l *loop, e ast.Expr, o types.Object, depth int) bool {
 	if typesx.Refers(a.pass.TypesInfo, e, o) {
 		return true
 	}
@@ -403,7 +403,7 @@ func (a *analyzer) derivesFrom(l *loop, e ast.Expr, o types.Object, depth int) b
 // when the attempt's input equals the one the previous iteration failed
 // with (if idx == lastFailed { return lastErr }; ...; lastFailed = idx),
 // so no operation is attempted twice.
-func (a *analyzer) dedupes(l *loop, f *flow) bool {
+func (a *Definer) dedupes(l *loop, f *flow) bool {
 	inputs := map[types.Object]bool{}
 	for _, in := range a.attemptInputs(f.call) {
 		if o := a.objOf(in); o != nil {

@@ -1,4 +1,4 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
@@ -15,13 +15,13 @@ import (
 // sorts the attempt's errors (if !retryable(err) { return err }) does not
 // bound the retries of the transient ones, and a budget's refusal is a
 // guard, not a bound.
-func (a *analyzer) loopBound(l *loop, f *flow) Bound {
+func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
 	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
 		if l.list != nil {
 			n := "len(" + a.render(r.X) + ")"
-			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}
+			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}, nil
 		}
-		return a.countBound(r.X, 0, false)
+		return a.CountBound(r.X, 0, false), nil
 	}
 	pre := int64(0)
 	if a.attemptBeforeLoop(l, f) {
@@ -44,24 +44,29 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 			}
 			switch op {
 			case token.LSS, token.NEQ:
-				return a.offset(a.countBound(y, start, false), pre)
+				return a.offset(a.CountBound(y, start, false), pre), nil
 			case token.LEQ:
-				return a.offset(a.countBound(y, start, true), pre)
+				return a.offset(a.CountBound(y, start, true), pre), nil
 			}
 		}
 	}
 	var count, timed, cond, other, noted, policy *Bound
+	exits := map[*Bound][]BoundExit{}
 	for _, e := range f.exits {
 		for _, t := range a.triggers(l, f, e) {
-			switch b, kind := a.exitBound(l, f, e, t); kind {
+			b, kind := a.exitBound(l, f, e, t)
+			be := BoundExit{Node: e.node, OnYes: e.onYes, Trigger: t}
+			switch kind {
 			case exitCount:
 				if count == nil {
 					count = &b
 				}
+				exits[count] = append(exits[count], be)
 			case exitCondCount:
 				if cond == nil {
 					cond = &b
 				}
+				exits[cond] = append(exits[cond], be)
 			case exitTime:
 				// A context parameter bounds the loop only when no other
 				// clock does.
@@ -71,6 +76,7 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 					}
 					timed = &b
 				}
+				exits[timed] = append(exits[timed], be)
 			case exitOther:
 				if other == nil {
 					other = &b
@@ -80,7 +86,9 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 				}
 				if policy == nil && b.Note != "" && a.readsCount(l, t) {
 					policy = &b
+					exits[policy] = append(exits[policy], be)
 				}
+				exits[other] = append(exits[other], be)
 			}
 		}
 	}
@@ -94,26 +102,26 @@ func (a *analyzer) loopBound(l *loop, f *flow) Bound {
 	// failures: the clock stays the bound.
 	switch {
 	case count != nil:
-		return a.offset(*count, pre)
+		return a.offset(*count, pre), exits[count]
 	case policy != nil:
-		return *policy
+		return *policy, exits[policy]
 	case timed != nil:
-		return *timed
+		return *timed, exits[timed]
 	case cond != nil:
-		return a.offset(*cond, pre)
+		return a.offset(*cond, pre), exits[cond]
 	case noted != nil:
-		return *noted
+		return *noted, exits[other]
 	case other != nil:
-		return *other
+		return *other, exits[other]
 	case l.ticker != nil:
-		return a.backoffV4Bound(arg(l.ticker, 0), l.fn)
+		return Bound{}, nil // the ticker's backoff bounds it (Loop.TickerBound)
 	}
-	return Bound{Kind: Unbounded}
+	return Bound{Kind: Unbounded}, nil
 }
 
 // readsCount reports whether an exit's trigger reads a counter of the
 // loop (the for statement's, or a variable it increments or decrements).
-func (a *analyzer) readsCount(l *loop, t ast.Expr) bool {
+func (a *Definer) readsCount(l *loop, t ast.Expr) bool {
 	found := false
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && !found {
@@ -127,7 +135,7 @@ func (a *analyzer) readsCount(l *loop, t ast.Expr) bool {
 }
 
 // offset adds n attempts made before the loop to a bound.
-func (a *analyzer) offset(b Bound, n int64) Bound {
+func (a *Definer) offset(b Bound, n int64) Bound {
 	if n == 0 || b.Kind != BoundCount {
 		return b
 	}
@@ -140,7 +148,7 @@ func (a *analyzer) offset(b Bound, n int64) Bound {
 // err = call() }), or the statement just before the loop leaves when it
 // succeeded (err := call(); if err == nil { return nil }; for a := 1; a <
 // n; a++ { ... }).
-func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
+func (a *Definer) attemptBeforeLoop(l *loop, f *flow) bool {
 	if a.failedBeforeLoop(l, f) {
 		return true
 	}
@@ -179,7 +187,7 @@ func (a *analyzer) attemptBeforeLoop(l *loop, f *flow) bool {
 // failedBeforeLoop reports whether the loop is just after the attempt,
 // made once, and an if that returns when it succeeded: err := call(); if
 // err == nil { return nil }, or ok, err := try(); if !retry { return err }.
-func (a *analyzer) failedBeforeLoop(l *loop, f *flow) bool {
+func (a *Definer) failedBeforeLoop(l *loop, f *flow) bool {
 	list, k := stmtListOf(astx.FuncBody(l.fn), l.stmt)
 	if k < 1 {
 		return false
@@ -221,7 +229,7 @@ func (a *analyzer) failedBeforeLoop(l *loop, f *flow) bool {
 // successTest reports whether e holds when the call that set results
 // succeeded: its error is nil (err == nil), or its verdict says no retry
 // is wanted (!retry, ok).
-func (a *analyzer) successTest(e ast.Expr, results map[types.Object]bool) bool {
+func (a *Definer) successTest(e ast.Expr, results map[types.Object]bool) bool {
 	e = unparen(e)
 	want := true
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
@@ -300,7 +308,7 @@ const (
 // triggers returns the parts of an exit's condition that each alone make
 // the loop leave: the disjuncts of a condition that leaves when it holds,
 // the conjuncts of one that leaves when it does not.
-func (a *analyzer) triggers(l *loop, f *flow, e exit) []ast.Expr {
+func (a *Definer) triggers(l *loop, f *flow, e exit) []ast.Expr {
 	cond, ok := e.node.(ast.Expr)
 	if !ok {
 		return []ast.Expr{nil} // a select clause
@@ -321,7 +329,7 @@ func (a *analyzer) triggers(l *loop, f *flow, e exit) []ast.Expr {
 // expandPreds replaces the booleans of e that the loop assigns once from
 // a condition by that condition: willRetry := !exhausted && ok, with
 // exhausted := try >= max.
-func (a *analyzer) expandPreds(l *loop, e ast.Expr, depth int) ast.Expr {
+func (a *Definer) expandPreds(l *loop, e ast.Expr, depth int) ast.Expr {
 	if depth > 4 {
 		return e
 	}
@@ -423,7 +431,7 @@ func (f *flow) attemptSlot(i int) bool {
 }
 
 // exitBound reads one trigger of an exit as a bound.
-func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitKind) {
+func (a *Definer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitKind) {
 	if t == nil {
 		// A select clause that leaves: a context's end or a deadline's
 		// timer.
@@ -434,11 +442,11 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 		}
 		return Bound{}, exitNone
 	}
-	if g := a.firstGuard(t, false); g != nil {
-		if a.perCall(l, g) {
+	if g := a.firstGuard(t); g != nil {
+		if a.host.PerCall(l.fn, g) {
 			// A counter made for the call that happens to look like a
 			// budget: it bounds the attempts, in a way we do not read.
-			return Bound{Note: g.Desc}, exitOther
+			return Bound{Note: a.render(g.Fun)}, exitOther
 		}
 		return Bound{}, exitNone // a budget's refusal: a guard, not a bound
 	}
@@ -476,7 +484,7 @@ func (a *analyzer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitK
 
 // contextSleepInit reports whether the exit's condition tests the error
 // of a context-aware wait made in the if statement's init or just before.
-func (a *analyzer) contextSleepInit(l *loop, e exit) bool {
+func (a *Definer) contextSleepInit(l *loop, e exit) bool {
 	cond, ok := e.node.(ast.Expr)
 	if !ok {
 		return false
@@ -501,7 +509,7 @@ func (a *analyzer) contextSleepInit(l *loop, e exit) bool {
 	return false
 }
 
-func identsOf(a *analyzer, e ast.Expr) []types.Object {
+func identsOf(a *Definer, e ast.Expr) []types.Object {
 	var out []types.Object
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -516,7 +524,7 @@ func identsOf(a *analyzer, e ast.Expr) []types.Object {
 
 // decider names what decides an exit we cannot read as a bound, for
 // messages: the call it asks ("r.Retry"), else "".
-func (a *analyzer) decider(l *loop, t ast.Expr) string {
+func (a *Definer) decider(l *loop, t ast.Expr) string {
 	name := ""
 	astx.InspectNoLit(t, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && name == "" {
@@ -559,7 +567,7 @@ func (a *analyzer) decider(l *loop, t ast.Expr) string {
 // negation). A test in the loop condition comes before the attempt, one
 // in the body after it; the flow says whether the counter was incremented
 // since the attempt when the test is made.
-func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool) {
+func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool) {
 	onYes, before := e.onYes, e.node == l.cond || allPassedHead(e)
 	if u, ok := unparen(t).(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		t, onYes = u.X, !onYes
@@ -581,8 +589,8 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 	}
 	// The counter may be compared with an offset (attempt+1 >= 3, 3 <=
 	// attempt+1): counter+shift op y is counter op y-shift.
-	xb, shift := a.linear(x)
-	if yb, k := a.linear(y); yb != nil && counted(yb) && (xb == nil || !counted(xb)) {
+	xb, shift := a.Linear(x)
+	if yb, k := a.Linear(y); yb != nil && counted(yb) && (xb == nil || !counted(xb)) {
 		x, y, xb, shift = y, x, yb, k
 		op = flip(op)
 	}
@@ -617,7 +625,7 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 		default:
 			return Bound{}, false
 		}
-		cb := a.countBound(y, shift-extra, false)
+		cb := a.CountBound(y, shift-extra, false)
 		return cb, cb.Kind == BoundCount
 	case a.countedIn(l, obj, token.DEC):
 		n, ok := a.intConst(y)
@@ -657,7 +665,7 @@ func (a *analyzer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, boo
 
 // initialValue returns the constant a counter starts at before the loop,
 // or 0.
-func (a *analyzer) initialValue(l *loop, obj types.Object) int64 {
+func (a *Definer) initialValue(l *loop, obj types.Object) int64 {
 	if v, ok := a.initialConst(l, obj); ok {
 		return v
 	}
@@ -667,7 +675,7 @@ func (a *analyzer) initialValue(l *loop, obj types.Object) int64 {
 // initialConst returns the constant a variable holds when the loop
 // starts: its declaration's value (attempts := 0, n := 5) or the for
 // statement's init.
-func (a *analyzer) initialConst(l *loop, obj types.Object) (int64, bool) {
+func (a *Definer) initialConst(l *loop, obj types.Object) (int64, bool) {
 	if f, ok := l.stmt.(*ast.ForStmt); ok {
 		if as, ok := f.Init.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 			for i, lhs := range as.Lhs {
@@ -681,7 +689,7 @@ func (a *analyzer) initialConst(l *loop, obj types.Object) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	def := a.definingExpr(v)
+	def := a.host.Definition(v)
 	if def == nil {
 		return 0, false
 	}
@@ -690,7 +698,7 @@ func (a *analyzer) initialConst(l *loop, obj types.Object) (int64, bool) {
 
 // counterStart returns the constant the for statement's counter starts
 // at, or 0.
-func (a *analyzer) counterStart(l *loop) int64 {
+func (a *Definer) counterStart(l *loop) int64 {
 	f, ok := l.stmt.(*ast.ForStmt)
 	if !ok {
 		return 0
@@ -775,8 +783,8 @@ func disjuncts(e ast.Expr) []ast.Expr {
 // podRetries of 30, counted inclusively, is 30), and so does a local
 // assigned once from a constant; otherwise the bound is the expression
 // with its constant offset folded ("maxRetries+1", "podRetries").
-func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
-	base, k := a.linear(e)
+func (a *Definer) CountBound(e ast.Expr, start int64, inclusive bool) Bound {
+	base, k := a.Linear(e)
 	n := k - start
 	if inclusive {
 		n++
@@ -799,21 +807,21 @@ func (a *analyzer) countBound(e ast.Expr, start int64, inclusive bool) Bound {
 
 // linear splits e into a base expression and a constant offset: x+1, x-1,
 // 2+x, a constant (base nil), or a local assigned once from a constant.
-func (a *analyzer) linear(e ast.Expr) (ast.Expr, int64) {
+func (a *Definer) Linear(e ast.Expr) (ast.Expr, int64) {
 	e = unparen(e)
 	if v, ok := a.foldInt(e); ok {
 		return nil, v
 	}
 	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
 		if c, ok := a.foldInt(b.Y); ok {
-			base, k := a.linear(b.X)
+			base, k := a.Linear(b.X)
 			if b.Op == token.SUB {
 				c = -c
 			}
 			return base, k + c
 		}
 		if c, ok := a.foldInt(b.X); ok && b.Op == token.ADD {
-			base, k := a.linear(b.Y)
+			base, k := a.Linear(b.Y)
 			return base, k + c
 		}
 	}
@@ -823,7 +831,7 @@ func (a *analyzer) linear(e ast.Expr) (ast.Expr, int64) {
 // foldInt returns the value of a constant integer expression, or of a
 // local variable assigned once, from a constant, in its declaration and
 // never again (maxRetries := 5).
-func (a *analyzer) foldInt(e ast.Expr) (int64, bool) {
+func (a *Definer) foldInt(e ast.Expr) (int64, bool) {
 	if v, ok := a.intConst(e); ok {
 		return v, true
 	}
@@ -835,12 +843,12 @@ func (a *analyzer) foldInt(e ast.Expr) (int64, bool) {
 	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
 		return 0, false
 	}
-	def := a.definingExpr(v)
+	def := a.host.Definition(v)
 	if def == nil {
 		return 0, false
 	}
 	c, ok := a.intConst(def)
-	if !ok || a.reassigned(v) {
+	if !ok || a.host.Reassigned(v) {
 		return 0, false
 	}
 	return c, true
@@ -848,7 +856,7 @@ func (a *analyzer) foldInt(e ast.Expr) (int64, bool) {
 
 // paramIndex returns the index of o among the parameters of the package
 // function or method that declares it.
-func (a *analyzer) paramIndex(o types.Object) (int, bool) {
+func (a *Definer) paramIndex(o types.Object) (int, bool) {
 	if a.params == nil {
 		a.params = map[types.Object]int{}
 		for _, f := range a.pass.Files {
@@ -875,7 +883,7 @@ func (a *analyzer) paramIndex(o types.Object) (int, bool) {
 // countedIn reports whether the loop increments (tok INC: obj++, obj += k)
 // or decrements (tok DEC: obj--, obj -= k) obj, in its body or post
 // statement.
-func (a *analyzer) countedIn(l *loop, obj types.Object, tok token.Token) bool {
+func (a *Definer) countedIn(l *loop, obj types.Object, tok token.Token) bool {
 	assign := token.ADD_ASSIGN
 	if tok == token.DEC {
 		assign = token.SUB_ASSIGN
@@ -902,7 +910,7 @@ func (a *analyzer) countedIn(l *loop, obj types.Object, tok token.Token) bool {
 }
 
 // timeBounded reports whether e consults a clock or a context.
-func (a *analyzer) timeBounded(e ast.Node) bool {
+func (a *Definer) timeBounded(e ast.Node) bool {
 	found := false
 	astx.InspectNoLit(e, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
@@ -927,7 +935,7 @@ func (a *analyzer) timeBounded(e ast.Node) bool {
 // of a function declared in the package, the bound names the parameter
 // (Param, ParamIndex), so that a helper's call can say what its context
 // is (Analyzer.callBound: context.Background() is never done).
-func (a *analyzer) contextBound(n ast.Node) Bound {
+func (a *Definer) contextBound(n ast.Node) Bound {
 	b := Bound{Kind: BoundTime, Note: "the context or a deadline"}
 	var ctx *types.Var
 	clock := false
@@ -973,7 +981,7 @@ func isContext(fn *types.Func) bool {
 // bounds the loop by time. A stop channel held in a variable is not one,
 // nor a ticker's channel; and a timer is taken for a deadline whether it
 // is set once or reset on every attempt.
-func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
+func (a *Definer) isDoneRecv(comm ast.Stmt) bool {
 	var x ast.Expr
 	switch c := comm.(type) {
 	case *ast.ExprStmt:
@@ -1005,7 +1013,7 @@ func (a *analyzer) isDoneRecv(comm ast.Stmt) bool {
 // contextSleep reports whether n calls a wait that takes a context and a
 // duration (gax.Sleep(ctx, d), a sleeper func value): it fails when the
 // context ends, so leaving on its error bounds the loop by the context.
-func (a *analyzer) contextSleep(n ast.Node) bool {
+func (a *Definer) contextSleep(n ast.Node) bool {
 	if n == nil {
 		return false
 	}
@@ -1054,7 +1062,7 @@ func (f *flow) setOnEveryRetry(o types.Object) bool {
 }
 
 // setTrueIn reports whether the loop body assigns true to o.
-func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
+func (a *Definer) setTrueIn(l *loop, o types.Object) bool {
 	v, ok := o.(*types.Var)
 	if !ok {
 		return false
@@ -1069,7 +1077,7 @@ func (a *analyzer) setTrueIn(l *loop, o types.Object) bool {
 
 // loopInvariant reports whether e calls nothing and reads no variable the
 // loop assigns: its value is the same on every iteration.
-func (a *analyzer) loopInvariant(l *loop, e ast.Expr) bool {
+func (a *Definer) loopInvariant(l *loop, e ast.Expr) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -1104,7 +1112,7 @@ func allPassedHead(e exit) bool {
 }
 
 // builtinOrConversion reports whether c calls a builtin or converts.
-func (a *analyzer) builtinOrConversion(c *ast.CallExpr) bool {
+func (a *Definer) builtinOrConversion(c *ast.CallExpr) bool {
 	if tv, ok := a.pass.TypesInfo.Types[c.Fun]; ok && tv.IsType() {
 		return true
 	}
@@ -1114,4 +1122,32 @@ func (a *analyzer) builtinOrConversion(c *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// BoundExit is an exit that makes a loop's bound: a branch a failing path
+// passes on its way to the next attempt, which leaves the loop when the
+// attempts run out.
+type BoundExit struct {
+	// Node is the condition, or the select statement's clause, whose
+	// branch leaves the loop; OnYes says it is left when the condition
+	// holds (else when it does not).
+	Node  ast.Node
+	OnYes bool
+	// Trigger is the part of the condition that decides the bound
+	// (attempt >= max in err != nil && attempt >= max); nil for a select
+	// clause.
+	Trigger ast.Expr
+}
+
+// firstGuard returns the first budget check called in n, outside nested
+// function literals, or nil.
+func (a *Definer) firstGuard(n ast.Node) *ast.CallExpr {
+	var g *ast.CallExpr
+	astx.InspectNoLit(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && g == nil && a.host.Guard(call) != NotGuard {
+			g = call
+		}
+		return g == nil
+	})
+	return g
 }

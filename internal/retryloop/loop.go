@@ -1,10 +1,9 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
@@ -13,39 +12,6 @@ import (
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
-
-// findLoops records every hand-written retry loop of the package.
-func (a *analyzer) findLoops() {
-	var loops []*Site
-	for cur := range a.insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
-		if s := a.loopSite(cur); s != nil {
-			loops = append(loops, s)
-		}
-	}
-	a.sites = append(a.sites, mergeNested(loops)...)
-}
-
-// mergeNested folds a retry loop into the one around it when both retry
-// the same attempt (a failover over the endpoints, retried after a wait):
-// one site, whose attempts multiply.
-func mergeNested(loops []*Site) []*Site {
-	var out []*Site
-	for i, s := range loops {
-		merged := false
-		for j := i - 1; j >= 0; j-- {
-			o := loops[j]
-			if o.Loop.Attempt == s.Loop.Attempt && astx.Within(s.Node, o.Node) {
-				o.Bound = o.Bound.Times(s.Bound)
-				merged = true
-				break
-			}
-		}
-		if !merged {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 // loop is the for statement under study.
 type loop struct {
@@ -81,9 +47,9 @@ type loop struct {
 	conds       []ast.Node                       // what the loop decides on, found on first use
 }
 
-// loopSite returns the retry site of the loop at cur, or nil if the loop is
-// not a retry loop.
-func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
+// Loop decides whether the for or range statement at cur is a retry
+// loop, and returns what the definition found in it; nil when it is none.
+func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	l := &loop{stmt: cur.Node().(ast.Stmt)}
 	switch s := l.stmt.(type) {
 	case *ast.ForStmt:
@@ -178,38 +144,30 @@ func (a *analyzer) loopSite(cur inspector.Cursor) *Site {
 	if !a.sameOperation(l, f) || a.oneTimeRepair(l, f) {
 		return nil
 	}
-	s := &Site{
-		Kind:     Loop,
-		Node:     l.stmt,
-		Pos:      l.stmt.Pos(),
-		Func:     l.fn,
-		Bound:    a.loopBound(l, f),
-		Body:     l.body,
-		Attempts: []Attempt{{Call: f.call, Dep: a.depOf(f.call)}},
-		Loop:     a.loopFacts(l, f),
-	}
-	s.Backoff = a.loopBackoff(l, s.Loop.Path)
-	s.Guard = a.loopGuard(l, f, s.Loop)
-	s.Exempt = a.conflictOnly(l, f)
-	return s
+	lp := a.loopFacts(l, f)
+	lp.Bound, lp.BoundExits = a.loopBound(l, f)
+	lp.TickerBound = l.ticker != nil && lp.Bound == (Bound{}) && len(lp.BoundExits) == 0
+	lp.Exempt = a.conflictOnly(l, f)
+	lp.Waits = a.loopWaits(l, lp.Path)
+	return lp
 }
 
 // returnsStream reports whether a call returns a stream (an io.Reader, or
 // a value with one in a field): reading it can fail the attempt after it
 // answered.
-func (a *analyzer) returnsStream(call *ast.CallExpr) bool {
+func (a *Definer) returnsStream(call *ast.CallExpr) bool {
 	return a.returnsMember(call, "Read", "Body")
 }
 
 // hasStatus reports whether a call returns a value with a status (a
 // StatusCode field or method): a response whose status a loop may retry.
-func (a *analyzer) hasStatus(call *ast.CallExpr) bool {
+func (a *Definer) hasStatus(call *ast.CallExpr) bool {
 	return a.returnsMember(call, "StatusCode", "Status", "Code")
 }
 
 // returnsMember reports whether one of the call's results has a field or
 // method of one of the names.
-func (a *analyzer) returnsMember(call *ast.CallExpr, names ...string) bool {
+func (a *Definer) returnsMember(call *ast.CallExpr, names ...string) bool {
 	tv, ok := a.pass.TypesInfo.Types[call]
 	if !ok || tv.Type == nil {
 		return false
@@ -236,7 +194,7 @@ func (a *analyzer) returnsMember(call *ast.CallExpr, names ...string) bool {
 // an if, a switch, a case, the loop's condition), or in a call that a
 // condition may test the result of. A call whose results nothing looks at
 // cannot be what the loop retries.
-func (a *analyzer) outcomeTested(l *loop, call *ast.CallExpr) bool {
+func (a *Definer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 	if l.condNodes == nil {
 		l.condNodes = map[types.Object]bool{}
 		mark := func(e ast.Node, calls bool) {
@@ -309,7 +267,7 @@ func (f *flow) isRetry() bool {
 // literal. Graphs are built only for the functions that hold a candidate
 // loop, once each: building one for every function of every package
 // would cost more than the whole analysis.
-func (a *analyzer) cfgOf(fn ast.Node) *cfg.CFG {
+func (a *Definer) cfgOf(fn ast.Node) *cfg.CFG {
 	body := astx.FuncBody(fn)
 	if body == nil {
 		return nil
@@ -320,43 +278,14 @@ func (a *analyzer) cfgOf(fn ast.Node) *cfg.CFG {
 	if a.cfgs == nil {
 		a.cfgs = map[ast.Node]*cfg.CFG{}
 	}
-	g := cfg.New(body, a.mayReturn)
+	g := cfg.New(body, a.host.MayReturn)
 	a.cfgs[fn] = g
 	return g
 }
 
-// mayReturn reports whether a call can return: not panic, os.Exit,
-// runtime.Goexit, log.Fatal and log.Panic, a test's Fatal, FailNow and
-// Skip, or the Fatal and Panic of the common logging packages.
-func (a *analyzer) mayReturn(call *ast.CallExpr) bool {
-	if id, ok := unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-			return false
-		}
-	}
-	fn := a.callee(call)
-	if fn == nil {
-		return true
-	}
-	name := fn.Name()
-	switch typesx.PkgPath(fn) {
-	case "os", "syscall":
-		return name != "Exit"
-	case "runtime":
-		return name != "Goexit"
-	case "log", "log/slog":
-		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic")
-	case "testing":
-		return !strings.HasPrefix(name, "Fatal") && name != "FailNow" && !strings.HasPrefix(name, "Skip")
-	case "go.uber.org/zap", "github.com/sirupsen/logrus", "k8s.io/klog", "k8s.io/klog/v2", "github.com/rs/zerolog/log":
-		return !strings.HasPrefix(name, "Fatal") && !strings.HasPrefix(name, "Panic") && !strings.HasPrefix(name, "Exit")
-	}
-	return true
-}
-
 // forCounter returns the variable a for statement counts with: the
 // variable incremented by its post statement.
-func (a *analyzer) forCounter(s *ast.ForStmt) types.Object {
+func (a *Definer) forCounter(s *ast.ForStmt) types.Object {
 	var id *ast.Ident
 	switch post := s.Post.(type) {
 	case *ast.IncDecStmt:
@@ -379,7 +308,7 @@ func (a *analyzer) forCounter(s *ast.ForStmt) types.Object {
 // whose results say whether they failed. A call in a nested loop is one
 // too: the outer loop retries what the inner one does (a failover over
 // the endpoints, retried after a wait).
-func (a *analyzer) candidates(l *loop) []*ast.CallExpr {
+func (a *Definer) candidates(l *loop) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	visit := func(n ast.Node) {
 		astx.InspectNoLit(n, func(n ast.Node) bool {
@@ -414,14 +343,14 @@ func sortByPos(calls []*ast.CallExpr) {
 // isCandidate reports whether call can be an attempt: it returns an error
 // (or a response, a channel of errors, a value that carries an error), it
 // does not do local work only, and it is no budget check or wait.
-func (a *analyzer) isCandidate(call *ast.CallExpr) bool {
+func (a *Definer) isCandidate(call *ast.CallExpr) bool {
 	if !a.resultsError(call) && !a.resultsErrCarrier(call) {
 		return false
 	}
-	if a.isPureCall(call) || a.contextSleep(call) {
+	if a.host.LocalWork(call) || a.contextSleep(call) {
 		return false
 	}
-	if g := a.guardOf(call); g != nil && g.Kind != GuardBreaker {
+	if a.host.Guard(call) == Check {
 		return false
 	}
 	return true
@@ -430,7 +359,7 @@ func (a *analyzer) isCandidate(call *ast.CallExpr) bool {
 // resultsErrCarrier reports whether a call returns a channel of errors or
 // a value that carries its error: a field or a method Err of type error
 // (an iterator, a future).
-func (a *analyzer) resultsErrCarrier(call *ast.CallExpr) bool {
+func (a *Definer) resultsErrCarrier(call *ast.CallExpr) bool {
 	tv, ok := a.pass.TypesInfo.Types[call]
 	if !ok || tv.IsType() || tv.Type == nil {
 		return false
@@ -482,7 +411,7 @@ func carriesError(t types.Type, from *types.Package) bool {
 
 // indexLoop works out which blocks of the function's graph belong to the
 // loop, and what the flows need to know of its body.
-func (a *analyzer) indexLoop(l *loop) {
+func (a *Definer) indexLoop(l *loop) {
 	l.in = make([]bool, len(l.g.Blocks))
 	for _, b := range l.g.Blocks {
 		l.in[b.Index] = a.blockInLoop(l, b)
@@ -666,7 +595,7 @@ func (a *analyzer) indexLoop(l *loop) {
 
 // blockInLoop reports whether a block of the function's graph belongs to
 // the loop: its condition, post statement, body, or a statement inside.
-func (a *analyzer) blockInLoop(l *loop, b *cfg.Block) bool {
+func (a *Definer) blockInLoop(l *loop, b *cfg.Block) bool {
 	if b.Stmt == nil {
 		return false
 	}
@@ -682,7 +611,7 @@ func (a *analyzer) blockInLoop(l *loop, b *cfg.Block) bool {
 
 // newFlow prepares a flow for the candidate attempt call, or returns nil
 // when the call is in no block of the loop.
-func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
+func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	f := &flow{a: a, l: l, call: call, slots: map[types.Object]int{}}
 	for _, b := range l.g.Blocks {
 		if !l.in[b.Index] || !b.Live {
@@ -726,7 +655,7 @@ func (a *analyzer) newFlow(l *loop, call *ast.CallExpr) *flow {
 // relevant returns the variables whose values a condition of the loop can
 // depend on: those the conditions use, and, again, those assigned to
 // them. Tracking others would only multiply the states of a flow.
-func (a *analyzer) relevant(l *loop) map[types.Object]bool {
+func (a *Definer) relevant(l *loop) map[types.Object]bool {
 	if l.rel != nil {
 		return l.rel
 	}
@@ -794,7 +723,7 @@ func (a *analyzer) relevant(l *loop) map[types.Object]bool {
 // was first found to be a concurrency conflict (a serialization failure,
 // IsConflict(err)): conflicts are not an outage, and retrying them does
 // not load a failing dependency.
-func (a *analyzer) conflictOnly(l *loop, f *flow) string {
+func (a *Definer) conflictOnly(l *loop, f *flow) string {
 	if f.beyondConflicts == 0 {
 		return "it retries only concurrency conflicts"
 	}
@@ -805,7 +734,7 @@ func (a *analyzer) conflictOnly(l *loop, f *flow) string {
 }
 
 // inNestedLoop reports whether call is inside a loop nested in l.
-func (a *analyzer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
+func (a *Definer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
 	nested := false
 	astx.InspectNoLit(l.body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -822,7 +751,7 @@ func (a *analyzer) inNestedLoop(l *loop, call *ast.CallExpr) bool {
 // siblingCalls returns the other CFG nodes of the loop that make the same
 // call as the attempt: the same function on the same receiver, written
 // twice (in the two branches of an if).
-func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[ast.Node]bool {
+func (a *Definer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[ast.Node]bool {
 	fn := a.callee(call)
 	text := types.ExprString(call.Fun)
 	var out map[ast.Node]bool
@@ -854,17 +783,28 @@ func (a *analyzer) siblingCalls(l *loop, call *ast.CallExpr, node ast.Node) map[
 
 // backoffTicker returns the backoff.NewTicker call whose ticker's channel
 // x is (ticker.C, with ticker := backoff.NewTicker(b)), or nil.
-func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
+func (a *Definer) backoffTicker(x ast.Expr) *ast.CallExpr {
 	sel, ok := unparen(x).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "C" {
 		return nil
 	}
-	c := a.constructorCall(sel.X)
+	var c *ast.CallExpr
+	switch x := unparen(sel.X).(type) {
+	case *ast.CallExpr:
+		c = x
+	case *ast.Ident:
+		if v, ok := a.pass.TypesInfo.Uses[x].(*types.Var); ok {
+			c, _ = unparen(a.host.Definition(v)).(*ast.CallExpr)
+		}
+	}
 	if c == nil {
 		return nil
 	}
 	fn := a.callee(c)
-	if fn == nil || fn.Name() != "NewTicker" || libraryOf(fn) == nil || libraryOf(fn).Project != retryapi.ProjectBackoff {
+	if fn == nil || fn.Name() != "NewTicker" {
+		return nil
+	}
+	if lib := retryapi.LibraryOf(typesx.PkgPath(fn)); lib == nil || lib.Project != retryapi.ProjectBackoff {
 		return nil
 	}
 	return c
@@ -875,7 +815,7 @@ func (a *analyzer) backoffTicker(x ast.Expr) *ast.CallExpr {
 // flag (repaired = true) that a test on the way out leaves on, and the
 // failing path calls something else that can fail (the repair). The
 // second attempt is of a repaired state, and there is no third.
-func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
+func (a *Definer) oneTimeRepair(l *loop, f *flow) bool {
 	flag := -1
 	for i, o := range f.objs {
 		if f.setOnEveryRetry(o) {
@@ -906,7 +846,7 @@ func (a *analyzer) oneTimeRepair(l *loop, f *flow) bool {
 		if !ok || repair || c == f.call || astx.Within(f.call, c) {
 			return !repair
 		}
-		if a.resultsError(c) && !a.isPureCall(c) && a.guardOf(c) == nil {
+		if a.resultsError(c) && !a.host.LocalWork(c) && a.host.Guard(c) == NotGuard {
 			repair = true
 		}
 		return !repair

@@ -1,4 +1,4 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
@@ -194,7 +194,7 @@ func (f *flow) errArg(c *ast.CallExpr, st state) ast.Expr {
 	return nil
 }
 
-func typeOf(a *analyzer, e ast.Expr) types.Type {
+func typeOf(a *Definer, e ast.Expr) types.Type {
 	if t := a.pass.TypesInfo.TypeOf(e); t != nil {
 		return t
 	}
@@ -578,7 +578,7 @@ func compareInts(x int64, op token.Token, y int64) bool {
 }
 
 // boolConst returns the value of a constant boolean expression.
-func (a *analyzer) boolConst(e ast.Expr) (bool, bool) {
+func (a *Definer) boolConst(e ast.Expr) (bool, bool) {
 	tv, ok := a.pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
 		return false, false
@@ -588,7 +588,7 @@ func (a *analyzer) boolConst(e ast.Expr) (bool, bool) {
 
 // isZeroConst reports whether e is a constant and whether it is zero
 // (codes.OK, 0, "").
-func (a *analyzer) isZeroConst(e ast.Expr) (zero, ok bool) {
+func (a *Definer) isZeroConst(e ast.Expr) (zero, ok bool) {
 	tv, found := a.pass.TypesInfo.Types[e]
 	if !found || tv.Value == nil {
 		return false, false
@@ -701,7 +701,7 @@ func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) 
 // isInterrupt reports whether e is an errno that says a system call was
 // interrupted or would block (EINTR, EAGAIN): local, not a failing
 // dependency.
-func (a *analyzer) isInterrupt(e ast.Expr) bool {
+func (a *Definer) isInterrupt(e ast.Expr) bool {
 	v, ok := a.objOf(e).(*types.Const)
 	if !ok || v.Pkg() == nil {
 		return false
@@ -719,7 +719,7 @@ func (a *analyzer) isInterrupt(e ast.Expr) bool {
 }
 
 // isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF.
-func (a *analyzer) isEOF(e ast.Expr) bool {
+func (a *Definer) isEOF(e ast.Expr) bool {
 	v, ok := a.objOf(e).(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && (v.Name() == "EOF" || v.Name() == "ErrUnexpectedEOF")
 }
@@ -812,11 +812,11 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 // conflictPredicate reports whether fn, a function of the package, holds
 // only for concurrency conflicts: each of its results is false, a
 // comparison with a conflict's SQLSTATE, or a call of such a predicate.
-func (a *analyzer) conflictPredicate(fn *types.Func, depth int) bool {
+func (a *Definer) conflictPredicate(fn *types.Func, depth int) bool {
 	if depth > 3 || fn.Pkg() != a.pass.Pkg {
 		return false
 	}
-	fd := a.declOf(fn)
+	fd := a.host.Decl(fn)
 	if fd == nil || fd.Body == nil {
 		return false
 	}

@@ -1,4 +1,4 @@
-package retrysite
+package retryloop
 
 import (
 	"go/ast"
@@ -100,7 +100,7 @@ const (
 
 // flow follows one candidate attempt around its loop.
 type flow struct {
-	a     *analyzer
+	a     *Definer
 	l     *loop
 	call  *ast.CallExpr // the attempt
 	node  ast.Node      // the CFG node that contains it
@@ -475,7 +475,7 @@ func (f *flow) isGuardCall(c *ast.CallExpr) bool {
 	}
 	v, ok := f.l.isGuard[c]
 	if !ok {
-		v = f.a.guardOf(c) != nil
+		v = f.a.host.Guard(c) != NotGuard
 		f.l.isGuard[c] = v
 	}
 	return v
@@ -830,7 +830,7 @@ func (f *flow) consumes(c *ast.CallExpr, st state) bool {
 }
 
 // resultsAnError reports whether a call's results include an error.
-func resultsAnError(a *analyzer, c *ast.CallExpr) bool {
+func resultsAnError(a *Definer, c *ast.CallExpr) bool {
 	switch t := typeOf(a, c).(type) {
 	case *types.Tuple:
 		for v := range t.Variables() {
@@ -951,7 +951,7 @@ func (f *flow) typeCase(ts *ast.TypeSwitchStmt, cc *ast.CaseClause, st state) (y
 }
 
 // isBoolConst reports whether e is the constant true or false (as want).
-func (a *analyzer) isBoolConst(e ast.Expr, want bool) bool {
+func (a *Definer) isBoolConst(e ast.Expr, want bool) bool {
 	tv, ok := a.pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || !isBool(tv.Type) {
 		return false
@@ -962,7 +962,7 @@ func (a *analyzer) isBoolConst(e ast.Expr, want bool) bool {
 // readsStream reports whether a call reads a stream (io.Reader's Read,
 // io.ReadAll, io.Copy, bufio's reads): its error, on the attempt's
 // response, is a transport failure of the attempt.
-func (a *analyzer) readsStream(c *ast.CallExpr) bool {
+func (a *Definer) readsStream(c *ast.CallExpr) bool {
 	fn := a.callee(c)
 	if fn == nil {
 		return false
@@ -990,7 +990,7 @@ func (f *flow) advanced(e exit, o types.Object) bool {
 }
 
 // guardsOf returns the budget checks of a CFG node, found once per loop.
-func (l *loop) guardsOf(a *analyzer, n ast.Node) []*ast.CallExpr {
+func (l *loop) guardsOf(a *Definer, n ast.Node) []*ast.CallExpr {
 	if l.guards == nil {
 		l.guards = map[ast.Node][]*ast.CallExpr{}
 	}

@@ -1,0 +1,202 @@
+// Package retryloop defines what a hand-written retry loop is, and decides
+// it for one for statement at a time on the loop's control-flow graph. It
+// is the definition every retrylint pass uses, through the retry-site
+// analysis (internal/retrysite), which asks it of every loop of a package
+// and answers the questions it asks of the rest of the analysis (Host:
+// which calls ask a budget, which do local work only, which can return,
+// what initialises a variable, where a function is declared).
+//
+// A Loop records what the definition found: the attempt, the kinds of
+// failure that reach the next attempt, the failures that reach it without
+// asking a budget, the points where every failing path meets on its way to
+// the next attempt (a guard placed there covers every failure), what the
+// failing paths hold at the top of the next iteration, the nodes that run
+// between two attempts, the waits among them, the bound and the exits that
+// make it, and the exemption, with its reason.
+//
+// # Definition
+//
+// A for statement (for {}, for cond {}, a counted for, or a range over an
+// integer; a range over a list only as failover, below) is a retry loop
+// when one call of its body, the attempt, satisfies all of these on the
+// loop's control-flow graph:
+//
+//  1. The attempt can fail: its results include an error, a response, a
+//     channel of errors or a value that carries an error, and it is not
+//     local work (a standard package that does no I/O of a dependency, an
+//     error's own method, or a function of the package whose error calls
+//     are all of those).
+//  2. A failure reaches the attempt again: following every path forward
+//     from the attempt, with what each condition on the way says of its
+//     outcome, some path on which a test looked at the outcome and found
+//     a failure an outage produces (an error, a 429, 408 or 5xx status)
+//     arrives at the attempt again through the loop's head. What counts as
+//     failure is what the code tests as failure: a non-nil error, also
+//     classified (errors.Is, errors.As, a type assertion, a predicate of
+//     the error such as isRetryable(err)); the status of the attempt's
+//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess());
+//     a verdict returned with the attempt whose name says it wants a retry
+//     (retry, err := try()); an error carried in a result (res.Err,
+//     iter.Err()) or received from the attempt's channel; the failure of
+//     reading the attempt's stream. Conditions the analysis does not
+//     understand keep both outcomes on both sides.
+//  3. Success never reaches the attempt again, and can leave the loop (by
+//     return, break, goto or the loop condition; an abort — a panic, a
+//     test's Fatal, os.Exit — is no leaving). A loop whose success goes
+//     on to the next item, tick or page is no retry loop, nor is a test
+//     that asserts an expected error on every iteration.
+//  4. The attempt repeats the same operation: its inputs do not depend on
+//     what earlier iterations did. A request rebuilt each iteration from
+//     loop-invariant values, a handle looked up again, the attempt's number
+//     handed on, the failed part of the work (toRetry) are the same
+//     operation; a page token, an offset, the counter as an index, a
+//     halved size, a new value from a channel are not; nor is a loop that
+//     refuses to repeat an input that failed.
+//
+// Failover is a retry: a range over a list of endpoints (servers, brokers,
+// addresses, by the list's or its elements' names) whose element is the
+// attempt's target, or an index of such a list by the counter, with the
+// bound "up to len(list) attempts". An attempt inside a loop nested in the
+// retry loop is retried by the outer loop when it reaches the attempt again
+// through the outer loop's head; an inner failover of the same attempt is
+// folded into the outer site.
+//
+// The failures a path finds later in the iteration are told apart: a
+// failure of decoding the attempt's answer, io.EOF (the data ended) and a
+// failure of a later call (an open after a dial) are failures, so success
+// did not arrive, but not failures an outage produces by themselves.
+//
+// A loop's bound is read from the exits a failing path passes on its way
+// to the next attempt: a counter compared with a limit, also with an
+// offset (attempt+1 >= 3; constants and locals assigned once from a
+// constant fold), a clock or a context, an exit decided by a call it asks
+// (a policy: "as many attempts as r.Retry allows"). An attempt made once
+// before the loop counts when the loop runs only after it failed: the
+// loop condition tests its error, or the if just before the loop returns
+// on its success. A count, or a policy given the loop's count
+// (r.isLast(n)), is the bound over a clock or a context, which bounds the
+// loop only when nothing counts on every path. Exits that only sort the
+// failures do not bound the transient ones; a loop with no other exit is
+// unbounded.
+//
+// A retry loop is guarded when every failing path that reaches the next
+// attempt asks a budget and was allowed by it (GuardRole says whether
+// before each attempt or after a failure), and the budget outlives the
+// call: a counter made by the function itself is no budget. A path that
+// skips the check (x != nil && !x.Allow(): x is nil) or goes on after a
+// refusal (the refusal only skips the wait) is not guarded. A loop whose
+// failures all first passed a test for a concurrency conflict is exempt.
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
+	"github.com/retrylint/retrylint/internal/retryapi"
+	"github.com/retrylint/retrylint/internal/typesx"
+)
+
+// The bound vocabulary is the retry-API table's.
+type (
+	Bound     = retryapi.Bound
+	BoundKind = retryapi.BoundKind
+)
+
+const (
+	BoundUnknown = retryapi.BoundUnknown
+	BoundCount   = retryapi.BoundCount
+	BoundTime    = retryapi.BoundTime
+	Unbounded    = retryapi.Unbounded
+)
+
+// GuardClass says what a call is to a retry's budget.
+type GuardClass uint8
+
+const (
+	NotGuard GuardClass = iota // not a budget check
+	Check                      // asks a budget (a withdrawal, a rate limiter, a check known by a fact)
+	Breaker                    // a circuit breaker that runs its argument: it guards the attempt it runs
+)
+
+// Host answers the questions the definition asks of the rest of the
+// analysis. The retry-site analysis implements it.
+type Host interface {
+	// Guard says whether a call asks a budget.
+	Guard(call *ast.CallExpr) GuardClass
+	// PerCall reports whether the budget a guard call asks is an object
+	// the function fn makes for the call itself (a per-request counter):
+	// it bounds one request, not the fleet's retries.
+	PerCall(fn ast.Node, call *ast.CallExpr) bool
+	// LocalWork reports whether a call's error can only describe local
+	// work (a standard package that does no I/O of a dependency, an
+	// error's own method, a function of the package that does only
+	// those).
+	LocalWork(call *ast.CallExpr) bool
+	// MayReturn reports whether a call can return (not panic, os.Exit, a
+	// test's Fatal, or a function of the package that always does one).
+	MayReturn(call *ast.CallExpr) bool
+	// Definition returns the one value that initialises a variable of the
+	// package, when it has one (nil otherwise).
+	Definition(v *types.Var) ast.Expr
+	// Reassigned reports whether a variable is assigned after its
+	// declaration, or has its address taken, anywhere in the package.
+	Reassigned(v *types.Var) bool
+	// Decl returns the declaration of a function of the package, or nil.
+	Decl(fn *types.Func) *ast.FuncDecl
+}
+
+// A Definer decides the retry loops of one package.
+type Definer struct {
+	pass *analysis.Pass
+	host Host
+	dur  *durkind.Env
+
+	cfgs   map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
+	params map[types.Object]int  // the parameters of the package's functions, by index; built on first use
+	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
+}
+
+// New returns the definer of the pass's package. env says what the
+// package's durations depend on (the waits' kinds).
+func New(pass *analysis.Pass, host Host, env *durkind.Env) *Definer {
+	return &Definer{pass: pass, host: host, dur: env}
+}
+
+func (a *Definer) callee(call *ast.CallExpr) *types.Func {
+	return typesx.Callee(a.pass.TypesInfo, call)
+}
+func (a *Definer) objOf(e ast.Expr) types.Object { return typesx.ObjOf(a.pass.TypesInfo, e) }
+func (a *Definer) isNil(e ast.Expr) bool         { return typesx.IsNil(a.pass.TypesInfo, e) }
+func (a *Definer) resultsError(call *ast.CallExpr) bool {
+	return typesx.ResultsError(a.pass.TypesInfo, call)
+}
+func (a *Definer) intConst(e ast.Expr) (int64, bool) { return typesx.IntConst(a.pass.TypesInfo, e) }
+func (a *Definer) stringConst(e ast.Expr) (string, bool) {
+	return typesx.StringConst(a.pass.TypesInfo, e)
+}
+
+// render returns the source text of an expression, for messages.
+func (a *Definer) render(n ast.Node) string { return types.ExprString(n.(ast.Expr)) }
+
+func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
+
+// guardOf reports whether a call asks a budget (not a breaker).
+func (a *Definer) isGuard(call *ast.CallExpr) bool { return a.host.Guard(call) == Check }
+
+// guardCalls returns the budget checks (breakers included) called in n,
+// outside nested function literals, in source order.
+func (a *Definer) guardCalls(n ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	astx.InspectNoLit(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && a.host.Guard(call) != NotGuard {
+			out = append(out, call)
+		}
+		return true
+	})
+	return out
+}
