@@ -147,6 +147,7 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	lp := a.loopFacts(l, f)
 	lp.Bound, lp.BoundExits = a.loopBound(l, f)
 	lp.TickerBound = l.ticker != nil && lp.Bound == (Bound{}) && len(lp.BoundExits) == 0
+	lp.HeaderBound = a.headerBound(l, lp)
 	lp.Exempt = a.conflictOnly(l, f)
 	lp.Waits = a.loopWaits(l, lp.Path)
 	return lp
@@ -889,4 +890,23 @@ func (l *loop) conditions() []ast.Node {
 	})
 	l.conds = append(out, nil)[:len(out)] // not nil, once computed
 	return l.conds
+}
+
+// headerBound reports whether the loop's own condition or range ends its
+// attempts: a range (over an integer, a list of endpoints or a backoff's
+// ticker), a condition on the loop's counter, or a condition that is one
+// of the exits that make the bound (a clock, a count the body advances).
+func (a *Definer) headerBound(l *loop, lp *Loop) bool {
+	fs, ok := l.stmt.(*ast.ForStmt)
+	if !ok {
+		return true
+	}
+	if fs.Cond == nil {
+		return false
+	}
+	if l.counter != nil && typesx.Refers(a.pass.TypesInfo, fs.Cond, l.counter) && len(lp.BoundExits) == 0 && lp.Bound.Kind == BoundCount {
+		return true
+	}
+	_, ok = lp.BoundExitAt(fs.Cond)
+	return ok
 }

@@ -131,9 +131,13 @@ type Loop struct {
 	Waits []Wait
 
 	// Bound is what limits the attempts; BoundExits are the exits that
-	// make it (none when the loop's condition or range does).
-	Bound      Bound
-	BoundExits []BoundExit
+	// make it. HeaderBound says that the loop's own condition or range
+	// ends the attempts (a count, a clock, the end of a list of
+	// endpoints), so that what follows the loop is what the loop does
+	// after its last attempt.
+	Bound       Bound
+	BoundExits  []BoundExit
+	HeaderBound bool
 	// Exempt, when not empty, says why the loop is no outage risk: it
 	// retries only concurrency conflicts.
 	Exempt string
@@ -497,4 +501,25 @@ func firstOfBody(b *cfg.Block) ast.Stmt {
 		return nil
 	}
 	return list[0]
+}
+
+// WaitIn reports whether one of the loop's waits is inside n.
+func (lp *Loop) WaitIn(n ast.Node) bool {
+	for _, w := range lp.Waits {
+		if n.Pos() <= w.At.Pos() && w.At.End() <= n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// BoundExitAt returns the exit that makes the loop's bound at the
+// condition cond, and whether there is one.
+func (lp *Loop) BoundExitAt(cond ast.Expr) (BoundExit, bool) {
+	for _, e := range lp.BoundExits {
+		if e.Node == cond {
+			return e, true
+		}
+	}
+	return BoundExit{}, false
 }

@@ -477,53 +477,7 @@ func (li *loopInfo) usedOutside() map[types.Object]bool {
 // condition or its range: a count, a clock, or the end of a list of
 // endpoints, so that what follows the loop is what the loop does after its
 // last attempt.
-func (li *loopInfo) endsByBound() bool {
-	switch l := li.s.Node.(type) {
-	case *ast.RangeStmt:
-		return true
-	case *ast.ForStmt:
-		return l.Cond != nil && li.boundLike(l.Cond)
-	}
-	return false
-}
-
-// boundLike reports whether a condition counts or times the attempts: it
-// reads a variable the loop advances, or a clock.
-func (li *loopInfo) boundLike(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.Ident:
-			if o := li.pass.TypesInfo.Uses[n]; o != nil {
-				if li.counters[o] {
-					found = true
-				}
-				if v, ok := o.(*types.Var); ok && isTimeType(v.Type()) {
-					found = true
-				}
-			}
-		case *ast.CallExpr:
-			if fn := callee(li.pass, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
-}
-
-func isTimeType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
-		return false
-	}
-	return n.Obj().Name() == "Time" || n.Obj().Name() == "Duration"
-}
+func (li *loopInfo) endsByBound() bool { return li.s.Loop.HeaderBound }
 
 func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
 	switch f := ast.Unparen(c.Fun).(type) {
@@ -546,66 +500,8 @@ func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
 // attempts: its condition counts or times them, and its body leaves the
 // loop on every path.
 func (li *loopInfo) boundExit(ifs *ast.IfStmt) bool {
-	if !li.boundLike(ifs.Cond) || len(ifs.Body.List) == 0 {
-		return false
-	}
-	return li.leaves(ifs.Body.List[len(ifs.Body.List)-1], li.nestedIn(ifs))
-}
-
-// leaves reports whether a statement that ends a list leaves the loop;
-// nested says the list is inside a switch, select or loop of the body, so
-// that a plain break does not.
-func (li *loopInfo) leaves(s ast.Stmt, nested bool) bool {
-	switch s := s.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "panic" {
-				_, builtin := li.pass.TypesInfo.Uses[id].(*types.Builtin)
-				return builtin
-			}
-		}
-	case *ast.BranchStmt:
-		switch s.Tok {
-		case token.BREAK:
-			if s.Label == nil {
-				return !nested
-			}
-			return s.Label.Name == li.label
-		case token.CONTINUE:
-			return s.Label != nil && s.Label.Name != li.label && !li.labelInside(s.Label.Name)
-		}
-	}
-	return false
-}
-
-// labelInside reports whether a label is declared inside the loop body.
-func (li *loopInfo) labelInside(name string) bool {
-	found := false
-	astx.InspectNoLit(li.body, func(n ast.Node) bool {
-		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Label.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// nestedIn reports whether n is inside a switch, select or loop of the
-// loop's body, where a plain break does not leave the loop.
-func (li *loopInfo) nestedIn(n ast.Node) bool {
-	nested := false
-	astx.InspectNoLit(li.body, func(m ast.Node) bool {
-		if m == nil || m == n || nested || m.Pos() > n.Pos() || m.End() < n.End() {
-			return false
-		}
-		if breakable(m) {
-			nested = true
-		}
-		return !nested
-	})
-	return nested
+	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
+	return ok && e.OnYes && len(ifs.Body.List) > 0
 }
 
 func breakable(n ast.Node) bool {
@@ -776,46 +672,13 @@ func (li *loopInfo) localVar(e ast.Expr) bool {
 // condition (if err := sleep(ctx, d); err != nil { ... }).
 func (li *loopInfo) isWait(st ast.Stmt) bool {
 	switch s := st.(type) {
-	case *ast.SelectStmt:
-		return true
-	case *ast.ExprStmt:
-		return li.waitExpr(s.X)
+	case *ast.SelectStmt, *ast.ExprStmt:
+		return li.s.Loop.WaitIn(s)
 	case *ast.IfStmt:
-		if s.Init != nil {
-			if as, ok := s.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && li.waitExpr(as.Rhs[0]) {
-				return true
-			}
-		}
-		return li.waitExpr(s.Cond)
-	}
-	return false
-}
-
-func (li *loopInfo) waitExpr(e ast.Expr) bool {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		if x.Op == token.ARROW {
-			return true // <-time.After(d), <-timer.C
-		}
-		if x.Op == token.NOT {
-			return li.waitExpr(x.X)
-		}
-	case *ast.BinaryExpr:
-		return li.waitExpr(x.X) || li.waitExpr(x.Y)
-	case *ast.CallExpr:
-		fn := callee(li.pass, x)
-		if fn == nil {
-			return false
-		}
-		if fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
+		if s.Init != nil && li.s.Loop.WaitIn(s.Init) {
 			return true
 		}
-		name := strings.ToLower(fn.Name())
-		for _, w := range []string{"sleep", "wait", "backoff", "delay", "pause"} {
-			if strings.Contains(name, w) {
-				return true
-			}
-		}
+		return li.s.Loop.WaitIn(s.Cond)
 	}
 	return false
 }
