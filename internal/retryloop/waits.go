@@ -19,6 +19,9 @@ type Wait struct {
 	// wait's is not known: a helper that works it out itself), Ticker the
 	// ticker of a receive from one made before.
 	durkind.Wait
+	// Period is the period of a ticker's wait, where the ticker is made
+	// (time.NewTicker(d)); nil for other waits.
+	Period ast.Expr
 	// Kind is what the duration depends on across the loop's iterations
 	// (a ticker's period, for a ticker), and Shape its growth apart from
 	// its jitter (a random term counts as what it is computed from); both
@@ -37,6 +40,7 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 		nodes = []ast.Node{l.body}
 	}
 	var waits []Wait
+	seen := map[ast.Node]bool{}
 	for _, n := range nodes {
 		switch n.(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -45,6 +49,15 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 		for _, w := range a.waitsIn(n, nodes) {
 			if v, ok := env.ConstDuration(w.Dur); ok && v <= 0 {
 				continue // time.Sleep(0): no wait
+			}
+			if seen[w.At] || w.Call != nil && seen[w.Call] {
+				// A node of the path inside another (a select and its
+				// case), or the receive from a timer made before.
+				continue
+			}
+			seen[w.At] = true
+			if w.Call != nil {
+				seen[w.Call] = true
 			}
 			waits = append(waits, Wait{Wait: w, Kind: durkind.Unknown, Shape: durkind.Unknown})
 		}
@@ -58,6 +71,7 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 		d := waits[i].Dur
 		if t := waits[i].Ticker; t != nil {
 			d = sc.TickerPeriod(t)
+			waits[i].Period = d
 		}
 		if d != nil {
 			waits[i].Kind, waits[i].Shape = sc.Of(d), shape.Of(d)
@@ -108,12 +122,12 @@ func (a *Definer) waitsIn(n ast.Node, nodes []ast.Node) []durkind.Wait {
 	return out
 }
 
-// timerRecv reports whether a receive waits on a timer other than
-// time's own, and for how long: <-clock.After(d) (a method of one
-// duration returning a channel); <-t.C of a *time.Timer a local made by
-// a call of one duration (util.TimerWithCancel(d)); or <-x.C() or <-x.C
-// after x.Start(d) or x.Reset(d) on the path (cenkalti's Timer), with no
-// duration when none is found.
+// timerRecv reports whether a receive waits on a timer, and for how
+// long: <-clock.After(d) (a method of one duration returning a channel);
+// <-x.C() or <-x.C after x.Start(d) or x.Reset(d) on the path (a
+// *time.Timer reset each time, cenkalti's Timer); <-t.C of a timer a local
+// made by a call of one duration (util.TimerWithCancel(d)); with no
+// duration when none is found. A time.Ticker's receive is durkind's.
 func (a *Definer) timerRecv(u *ast.UnaryExpr, nodes []ast.Node) (durkind.Wait, bool) {
 	info := a.pass.TypesInfo
 	ch := unparen(u.X)
@@ -141,15 +155,6 @@ func (a *Definer) timerRecv(u *ast.UnaryExpr, nodes []ast.Node) (durkind.Wait, b
 	if t := info.TypeOf(x); t != nil && (typesx.IsNamed(t, "time", "Ticker") || typesx.IsNamedPtr(t, "time", "Ticker")) {
 		return durkind.Wait{}, false // durkind's
 	}
-	if id, ok := unparen(x).(*ast.Ident); ok {
-		if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() == a.pass.Pkg {
-			if c, ok := unparen(a.host.Definition(v)).(*ast.CallExpr); ok {
-				if d, _ := a.durationArg(c); d != nil && len(c.Args) == 1 {
-					return durkind.Wait{Call: c, Dur: d, At: u}, true
-				}
-			}
-		}
-	}
 	key := types.ExprString(x)
 	for _, n := range nodes {
 		var found *ast.CallExpr
@@ -165,6 +170,17 @@ func (a *Definer) timerRecv(u *ast.UnaryExpr, nodes []ast.Node) (durkind.Wait, b
 		})
 		if found != nil {
 			return durkind.Wait{Call: found, Dur: found.Args[0], At: u}, true
+		}
+	}
+	// A timer made by a call of one duration, with no Start or Reset on
+	// the path: the duration it was made with.
+	if id, ok := unparen(x).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() == a.pass.Pkg {
+			if c, ok := unparen(a.host.Definition(v)).(*ast.CallExpr); ok {
+				if d, _ := a.durationArg(c); d != nil && len(c.Args) == 1 {
+					return durkind.Wait{Call: c, Dur: d, At: u}, true
+				}
+			}
 		}
 	}
 	return durkind.Wait{At: u}, true

@@ -15,6 +15,7 @@ import (
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/durkind"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
@@ -92,37 +93,19 @@ func (c *checker) callee(call *ast.CallExpr) *types.Func {
 }
 
 // wait is a place where a retry loop waits between attempts.
-type wait = durkind.Wait
+type wait = retryloop.Wait
 
 // checkLoop reports a retry loop whose every wait between attempts is
-// deterministic.
+// deterministic: the model's waits (Loop.Waits), by what their durations
+// depend on.
 func (c *checker) checkLoop(s *retrysite.Site) {
-	var waits []wait
-	for _, n := range s.Loop.Path {
-		switch n.(type) {
-		case *ast.GoStmt, *ast.DeferStmt:
-			continue
-		}
-		for _, w := range c.env.WaitsIn(n) {
-			if v, ok := c.env.ConstDuration(w.Dur); ok && v <= 0 {
-				continue // time.Sleep(0): no wait
-			}
-			waits = append(waits, w)
-		}
-	}
+	waits := s.Loop.Waits
 	if len(waits) == 0 {
 		return // no wait at all: a different problem
 	}
-	sc := c.env.NewScope(c.outerFunc(s), s.Node)
 	k := fixed
-	for i, w := range waits {
-		if w.Ticker != nil {
-			waits[i].Dur = sc.TickerPeriod(w.Ticker)
-			if waits[i].Dur == nil {
-				return // a ticker made where the pass cannot see
-			}
-		}
-		k = join(k, sc.Of(waits[i].Dur))
+	for _, w := range waits {
+		k = join(k, w.Kind)
 	}
 	if k == unknown || k == random {
 		return
@@ -156,10 +139,14 @@ func (c *checker) fixedPhrase(waits []wait) string {
 	var val int64 = -1
 	text := ""
 	for i, w := range waits {
-		if w.Dur == nil {
+		d := w.Dur
+		if w.Ticker != nil {
+			d = w.Period
+		}
+		if d == nil {
 			return "a fixed time"
 		}
-		v, ok := c.env.ConstDuration(w.Dur)
+		v, ok := c.env.ConstDuration(d)
 		if !ok {
 			val = -2
 		} else if i == 0 || val == v {
@@ -167,7 +154,7 @@ func (c *checker) fixedPhrase(waits []wait) string {
 		} else {
 			val = -2
 		}
-		t := types.ExprString(w.Dur)
+		t := types.ExprString(d)
 		if i == 0 {
 			text = t
 		} else if text != t {
