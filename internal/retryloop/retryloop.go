@@ -148,6 +148,10 @@ type Host interface {
 	Reassigned(v *types.Var) bool
 	// Decl returns the declaration of a function of the package, or nil.
 	Decl(fn *types.Func) *ast.FuncDecl
+	// SleepHelper reports whether fn is a sleep helper (a function that
+	// only computes and waits, of this package or, by a fact, of
+	// another), and whether cancellation interrupts every wait it makes.
+	SleepHelper(fn *types.Func) (aware, ok bool)
 }
 
 // A Definer decides the retry loops of one package.

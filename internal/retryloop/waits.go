@@ -13,15 +13,20 @@ import (
 
 // A Wait is a place where a retry loop waits between two attempts.
 type Wait struct {
-	// At is where the loop waits (the call, or the receive), Call the
-	// call that sets the duration (time.Sleep, time.After, a timer's
-	// Reset or Start, a sleep function), Dur the duration (nil when the
-	// wait's is not known: a helper that works it out itself), Ticker the
-	// ticker of a receive from one made before.
+	// At is where the loop blocks (the sleep's call, or the receive from
+	// the timer's channel), Call the call that sets the duration
+	// (time.Sleep, time.After, a timer's Reset or Start or the call that
+	// made it, a sleep function), Dur the duration (nil when the wait's is
+	// not known: a helper that works it out itself), Ticker the ticker of
+	// a receive from one made before.
 	durkind.Wait
 	// Period is the period of a ticker's wait, where the ticker is made
 	// (time.NewTicker(d)); nil for other waits.
 	Period ast.Expr
+	// Helper says that the wait is a call of a sleep helper (a function
+	// that only computes and waits), and Aware that cancellation
+	// interrupts every wait the helper makes.
+	Helper, Aware bool
 	// Kind is what the duration depends on across the loop's iterations
 	// (a ticker's period, for a ticker), and Shape its growth apart from
 	// its jitter (a random term counts as what it is computed from); both
@@ -41,6 +46,7 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 	}
 	var waits []Wait
 	seen := map[ast.Node]bool{}
+	byCall := map[*ast.CallExpr]int{}
 	for _, n := range nodes {
 		switch n.(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -50,16 +56,24 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 			if v, ok := env.ConstDuration(w.Dur); ok && v <= 0 {
 				continue // time.Sleep(0): no wait
 			}
-			if seen[w.At] || w.Call != nil && seen[w.Call] {
-				// A node of the path inside another (a select and its
-				// case), or the receive from a timer made before.
-				continue
+			if seen[w.At] {
+				continue // a node of the path inside another (a select and its case)
 			}
 			seen[w.At] = true
-			if w.Call != nil {
-				seen[w.Call] = true
+			if i, ok := byCall[w.Call]; ok && w.Call != nil {
+				// The receive from a timer whose duration another node
+				// of the path sets (t.Reset(d) before a select): one
+				// wait, where it blocks.
+				if _, recv := w.At.(*ast.UnaryExpr); recv {
+					waits[i].At = w.At
+				}
+				continue
 			}
-			waits = append(waits, Wait{Wait: w, Kind: durkind.Unknown, Shape: durkind.Unknown})
+			if w.Call != nil {
+				byCall[w.Call] = len(waits)
+			}
+			w.Kind, w.Shape = durkind.Unknown, durkind.Unknown
+			waits = append(waits, w)
 		}
 	}
 	if len(waits) == 0 {
@@ -87,35 +101,60 @@ func (a *Definer) loopWaits(l *loop, path []ast.Node) []Wait {
 // call of a function of the package that waits itself (waitFor(ctx, d)),
 // whose duration is its duration argument; and a receive from a timer
 // (timerRecv). nodes are the path's, where a timer's Start is looked for.
-func (a *Definer) waitsIn(n ast.Node, nodes []ast.Node) []durkind.Wait {
-	env := a.dur
-	out := env.WaitsIn(n)
-	seen := map[*ast.CallExpr]bool{}
-	for _, w := range out {
-		seen[w.Call] = true
+func (a *Definer) waitsIn(n ast.Node, nodes []ast.Node) []Wait {
+	var out []Wait
+	byCall := map[*ast.CallExpr]int{} // the wait a call sets the duration of, by index
+	for _, w := range a.dur.WaitsIn(n) {
+		if w.Call != nil {
+			byCall[w.Call] = len(out)
+		}
+		out = append(out, Wait{Wait: w})
 	}
 	astx.InspectNoLit(n, func(x ast.Node) bool {
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-			if w, ok := a.timerRecv(u, nodes); ok && (w.Call == nil || !seen[w.Call]) {
-				out = append(out, w)
-				if c, ok := unparen(u.X).(*ast.CallExpr); ok {
-					seen[c] = true
+			if c, ok := unparen(u.X).(*ast.CallExpr); ok {
+				if i, ok := byCall[c]; ok {
+					out[i].At = u // <-time.After(d): it waits at the receive
+					return true
 				}
+			}
+			if w, ok := a.timerRecv(u, nodes); ok {
+				if i, ok := byCall[w.Call]; ok && w.Call != nil {
+					out[i].At = u // t.Reset(d) then <-t.C
+					return true
+				}
+				if w.Call != nil {
+					byCall[w.Call] = len(out)
+				}
+				out = append(out, Wait{Wait: w})
 			}
 			return true
 		}
 		call, ok := x.(*ast.CallExpr)
-		if !ok || seen[call] {
+		if !ok {
 			return true
 		}
+		if _, ok := byCall[call]; ok {
+			return true
+		}
+		fn := a.callee(call)
 		d, i := a.durationArg(call)
+		if aware, ok := a.sleepHelper(fn); ok {
+			// A sleep helper: its duration is its duration argument, if
+			// it takes one.
+			byCall[call] = len(out)
+			out = append(out, Wait{Wait: durkind.Wait{Call: call, Dur: d, At: call}, Helper: true, Aware: aware})
+			return true
+		}
 		switch {
-		case d != nil && (a.callee(call) == nil && a.isSleeperValue(call) || a.waitsInside(a.callee(call), i)):
-			out = append(out, durkind.Wait{Call: call, Dur: d, At: call})
-		case a.waitsInside(a.callee(call), -1):
+		case d != nil && (fn == nil && a.isSleeperValue(call) || a.waitsInside(fn, i)):
+			byCall[call] = len(out)
+			out = append(out, Wait{Wait: durkind.Wait{Call: call, Dur: d, At: call}})
+		case a.waitsInside(fn, -1):
 			// waitBackoff(attempt, ctx, opts): it waits for a duration
 			// it works out itself, which this wait does not classify.
-			out = append(out, durkind.Wait{Call: call, At: call})
+			byCall[call] = len(out)
+			out = append(out, Wait{Wait: durkind.Wait{Call: call, At: call}})
 		}
 		return true
 	})
@@ -287,4 +326,13 @@ func (a *Definer) outerFunc(l *loop) ast.Node {
 		}
 	}
 	return l.fn
+}
+
+// sleepHelper asks the host whether fn, when there is one, is a sleep
+// helper.
+func (a *Definer) sleepHelper(fn *types.Func) (aware, ok bool) {
+	if fn == nil {
+		return false, false
+	}
+	return a.host.SleepHelper(fn)
 }

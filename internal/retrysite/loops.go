@@ -124,3 +124,5 @@ func (h loopHost) MayReturn(call *ast.CallExpr) bool { return h.a.noret.MayRetur
 func (h loopHost) Definition(v *types.Var) ast.Expr  { return h.a.definingExpr(v) }
 func (h loopHost) Reassigned(v *types.Var) bool      { return h.a.reassigned(v) }
 func (h loopHost) Decl(fn *types.Func) *ast.FuncDecl { return h.a.declOf(fn) }
+
+func (h loopHost) SleepHelper(fn *types.Func) (aware, ok bool) { return h.a.sleepers.of(fn) }

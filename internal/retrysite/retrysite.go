@@ -83,7 +83,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
-		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact)},
+		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact), new(SleepFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -394,6 +394,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	a.noret = noreturn.New(pass.TypesInfo, pass.Pkg, pass.Files)
 	a.definer = retryloop.New(pass, loopHost{a}, a.durEnv())
+	a.sleepers = newSleepers(a)
+	a.sleepers.export()
 	a.exportGuardFacts()
 	a.exportDelayFacts()
 	a.findLoops()

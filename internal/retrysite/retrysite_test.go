@@ -74,7 +74,7 @@ func TestBackoff(t *testing.T) {
 
 func TestHelperFacts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, retrysite.Analyzer, "helpers", "delays")
+	analysistest.Run(t, dir, retrysite.Analyzer, "helpers", "delays", "sleepers", "sleepuse")
 }
 
 // between reports the calls of time.Sleep and note that a retry loop's

@@ -36,8 +36,9 @@ type analyzer struct {
 
 	assigned map[*types.Var]int // assignments to each variable after its declaration; built on first use
 
-	definer *retryloop.Definer // the retry-loop definition, and its readings of counts
-	noret   *noreturn.Index    // which calls can return
+	definer  *retryloop.Definer // the retry-loop definition, and its readings of counts
+	sleepers *sleepers          // the sleep helpers
+	noret    *noreturn.Index    // which calls can return
 
 	dur *durkind.Env // what durations depend on (durEnv)
 }

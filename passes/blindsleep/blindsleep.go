@@ -16,6 +16,7 @@ import (
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/inherit"
+	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -32,12 +33,11 @@ var Analyzer = New(retrysite.Analyzer)
 // (retrysite.Analyzer, or one made by retrysite.New); it has no settings.
 func New(site *analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:      "blindsleep",
-		Doc:       docsection.Must(doc, "blindsleep"),
-		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/blindsleep",
-		Requires:  []*analysis.Analyzer{site, inspect.Analyzer, suppress.Analyzer},
-		FactTypes: []analysis.Fact{new(SleepFact)},
-		Run:       run,
+		Name:     "blindsleep",
+		Doc:      docsection.Must(doc, "blindsleep"),
+		URL:      "https://pkg.go.dev/github.com/retrylint/retrylint/passes/blindsleep",
+		Requires: []*analysis.Analyzer{site, inspect.Analyzer, suppress.Analyzer},
+		Run:      run,
 	}
 }
 
@@ -49,28 +49,10 @@ const (
 	catHelper = "blind_helper" // a call of a sleep helper that sleeps blind
 )
 
-// SleepFact marks a sleep helper: a function that only computes and
-// waits. Aware says that cancellation interrupts every wait it makes (it
-// selects on a done channel beside its timer); otherwise some wait of it
-// is blind (time.Sleep, a bare timer receive).
-type SleepFact struct {
-	Aware bool
-}
-
-func (*SleepFact) AFact() {}
-
-func (f *SleepFact) String() string {
-	if f.Aware {
-		return "sleepHelper(aware)"
-	}
-	return "sleepHelper(blind)"
-}
-
 type checker struct {
-	pass    *analysis.Pass
-	insp    *inspector.Inspector
-	helpers *helpers
-	done    map[token.Pos]bool
+	pass *analysis.Pass
+	insp *inspector.Inspector
+	done map[token.Pos]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -82,8 +64,6 @@ func run(pass *analysis.Pass) (any, error) {
 	if !importsTime(pass.Pkg) {
 		return nil, nil // nothing can wait: no timer, no helper built on one
 	}
-	c.helpers = newHelpers(pass)
-	c.helpers.export()
 	for _, s := range retrysite.Of(pass).List {
 		if s.Kind == retrysite.Loop && s.Loop != nil {
 			c.checkLoop(s)
@@ -126,11 +106,10 @@ type wait struct {
 }
 
 // checkLoop reports the blind waits on the way from a failed attempt to
-// the next one, when the loop's function inherited a context.
+// the next one (the model's, Loop.Waits), when the loop's function
+// inherited a context.
 func (c *checker) checkLoop(s *retrysite.Site) {
-	var waits []wait
 	checks := false
-	selects := map[*ast.SelectStmt]bool{}
 	for _, n := range s.Loop.Path {
 		switch n.(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -139,18 +118,22 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		if c.checksContext(n) {
 			checks = true
 		}
-		if stmt, ok := n.(ast.Stmt); ok {
-			if sel := c.commSelect(stmt); sel != nil {
-				if !selects[sel] {
-					selects[sel] = true
-					if w, ok := c.timerSelect(sel); ok {
-						waits = append(waits, w)
-					}
+	}
+	var waits []wait
+	selects := map[*ast.SelectStmt]bool{}
+	for _, w := range s.Loop.Waits {
+		if sel := c.selectOf(w.At); sel != nil {
+			if !selects[sel] {
+				selects[sel] = true
+				if bw, ok := c.timerSelect(sel); ok {
+					waits = append(waits, bw)
 				}
-				continue
 			}
+			continue
 		}
-		waits = append(waits, c.waitsIn(n)...)
+		if bw, ok := c.blind(w); ok {
+			waits = append(waits, bw)
+		}
 	}
 	var blind []wait
 	var p *inherit.Param
@@ -173,16 +156,6 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 	if len(blind) > 0 {
 		c.report(s, blind, p, checks)
 	}
-}
-
-// commSelect returns the select statement whose case stmt is, or nil.
-func (c *checker) commSelect(stmt ast.Stmt) *ast.SelectStmt {
-	cur, ok := astx.Find(c.insp.Root(), stmt)
-	if !ok || cur.ParentEdgeKind() != edge.CommClause_Comm {
-		return nil
-	}
-	sel, _ := cur.Parent().Parent().Parent().Node().(*ast.SelectStmt)
-	return sel
 }
 
 // timerSelect reports a select whose one case receives from a timer: it
@@ -231,42 +204,67 @@ func recvOf(comm ast.Stmt) ast.Expr {
 	return u.X
 }
 
-// waitsIn returns the blind waits of one node of the loop's path (outside
-// function literals): time.Sleep, a bare receive from a timer, a call of
-// a sleep helper that sleeps blind.
-func (c *checker) waitsIn(n ast.Node) []wait {
-	var out []wait
-	stmt, _ := n.(ast.Stmt)
-	astx.InspectNoLit(n, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.CallExpr:
-			fn := c.callee(x)
-			if fn == nil {
-				return true
-			}
-			if typesx.IsFunc(fn, "time", "Sleep") {
-				w := wait{cat: catSleep, what: "time.Sleep", at: x}
-				if es, ok := stmt.(*ast.ExprStmt); ok && es.X == x {
-					w.stmt = es
-				}
-				out = append(out, w)
-				return true
-			}
-			if aware, ok := c.helpers.of(fn); ok && !aware {
-				out = append(out, wait{cat: catHelper, what: fn.Name(), at: x})
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.ARROW && c.isTimer(x.X) {
-				w := wait{cat: catRecv, what: "<-" + recvName(x.X), at: x, recv: x.X}
-				if es, ok := stmt.(*ast.ExprStmt); ok && ast.Unparen(es.X) == x {
-					w.stmt = es
-				}
-				out = append(out, w)
-			}
+// blind returns a wait of the loop that cancellation cannot interrupt:
+// time.Sleep, a bare receive from a timer, a call of a sleep helper that
+// sleeps blind.
+func (c *checker) blind(w retryloop.Wait) (wait, bool) {
+	switch at := w.At.(type) {
+	case *ast.CallExpr:
+		fn := c.callee(at)
+		if typesx.IsFunc(fn, "time", "Sleep") {
+			return wait{cat: catSleep, what: "time.Sleep", at: at, stmt: c.stmtOf(at)}, true
 		}
-		return true
-	})
-	return out
+		if w.Helper && !w.Aware && fn != nil {
+			return wait{cat: catHelper, what: fn.Name(), at: at}, true
+		}
+	case *ast.UnaryExpr:
+		if c.isTimer(at.X) {
+			return wait{cat: catRecv, what: "<-" + recvName(at.X), at: at, recv: at.X, stmt: c.stmtOf(at)}, true
+		}
+	}
+	return wait{}, false
+}
+
+// stmtOf returns the statement that is the expression x alone
+// (time.Sleep(d) or <-t.C on its own line), or nil.
+func (c *checker) stmtOf(x ast.Expr) ast.Stmt {
+	cur, ok := astx.Find(c.insp.Root(), x)
+	if !ok {
+		return nil
+	}
+	for cur.ParentEdgeKind() == edge.ParenExpr_X {
+		cur = cur.Parent()
+	}
+	if es, ok := cur.Parent().Node().(*ast.ExprStmt); ok {
+		return es
+	}
+	return nil
+}
+
+// selectOf returns the select statement whose case receives x, or nil.
+func (c *checker) selectOf(x ast.Node) *ast.SelectStmt {
+	u, ok := x.(*ast.UnaryExpr)
+	if !ok {
+		return nil
+	}
+	cur, ok := astx.Find(c.insp.Root(), u)
+	if !ok {
+		return nil
+	}
+	for p := cur.Parent(); p.Node() != nil; p = p.Parent() {
+		switch n := p.Node().(type) {
+		case *ast.ParenExpr, *ast.ExprStmt, *ast.AssignStmt:
+			continue
+		case *ast.CommClause:
+			if n.Comm == nil || !astx.Within(u, n.Comm) {
+				return nil
+			}
+			sel, _ := p.Parent().Parent().Node().(*ast.SelectStmt)
+			return sel
+		}
+		return nil
+	}
+	return nil
 }
 
 // recvName names a timer channel in a message: time.After, t.C.

@@ -19,7 +19,9 @@
 // parameter constrained by it), an *http.Request, gin, echo and fiber
 // request contexts, a value with a Context() method such as a gRPC server
 // stream, also in function literals that run while such a function runs
-// (not those started by go or defer, or run later). The waits:
+// (not those started by go or defer, or run later). The waits are the
+// retry-loop model's (internal/retryloop: Loop.Waits, the waits between
+// two attempts); of those, the blind ones:
 //   - time.Sleep(d);
 //   - a receive from time.After(d), time.Tick(d) or a timer's or ticker's
 //     C outside a select, or in a select with that one case;
@@ -82,8 +84,8 @@
 // the wait is, not for sleep helpers, and not in generated files. Returning ctx.Err() reports
 // the cancellation rather than the last attempt's error.
 //
-// Facts: SleepFact marks sleep helpers, blind or aware, for the packages
-// that call them.
+// Facts: the retry-site analysis's SleepFact marks sleep helpers, blind
+// or aware, for the packages that call them.
 //
 // Limitations: a helper that does more than compute and wait (one that
 // logs through a third-party logger, say) is not a sleep helper, so a

@@ -110,11 +110,16 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 	if k == unknown || k == random {
 		return
 	}
-	first := waits[0]
-	if c.done[first.At.Pos()] {
+	// The diagnostic goes where the first wait's duration is set (the
+	// time.Sleep, the timer's Reset), or where it waits.
+	var at ast.Node = waits[0].At
+	if waits[0].Call != nil {
+		at = waits[0].Call
+	}
+	if c.done[at.Pos()] {
 		return
 	}
-	c.done[first.At.Pos()] = true
+	c.done[at.Pos()] = true
 	var msg, cat string
 	switch {
 	case k == growing:
@@ -124,7 +129,7 @@ func (c *checker) checkLoop(s *retrysite.Site) {
 		cat = catFixed
 		msg = "retry waits " + c.fixedPhrase(waits) + " between attempts: clients that failed together retry together; add jitter"
 	}
-	d := analysis.Diagnostic{Pos: first.At.Pos(), End: first.At.End(), Category: cat, Message: msg}
+	d := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: cat, Message: msg}
 	d.Related = []analysis.RelatedInformation{{Pos: s.Pos, End: s.Pos + token.Pos(len("for")), Message: "the retry loop"}}
 	if fix := c.loopFix(waits); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}

@@ -9,12 +9,12 @@ import (
 )
 
 // Pause sleeps blind.
-func Pause(d time.Duration) { // want Pause:`sleepHelper\(blind\)`
+func Pause(d time.Duration) {
 	time.Sleep(d)
 }
 
 // Jittered computes, logs and sleeps blind: still a sleep helper.
-func Jittered(base time.Duration, attempt int) { // want Jittered:`sleepHelper\(blind\)`
+func Jittered(base time.Duration, attempt int) {
 	d := base << attempt
 	d += rand.N(d)
 	log.Printf("retrying in %v", d)
@@ -22,7 +22,7 @@ func Jittered(base time.Duration, attempt int) { // want Jittered:`sleepHelper\(
 }
 
 // Sleep watches the context.
-func Sleep(ctx context.Context, d time.Duration) error { // want Sleep:`sleepHelper\(aware\)`
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -34,12 +34,12 @@ func Sleep(ctx context.Context, d time.Duration) error { // want Sleep:`sleepHel
 }
 
 // Backoff watches the context through Sleep.
-func Backoff(ctx context.Context, attempt int) error { // want Backoff:`sleepHelper\(aware\)`
+func Backoff(ctx context.Context, attempt int) error {
 	return Sleep(ctx, time.Duration(attempt)*time.Second)
 }
 
 // Ignores takes a context and ignores it.
-func Ignores(ctx context.Context, d time.Duration) { // want Ignores:`sleepHelper\(blind\)`
+func Ignores(ctx context.Context, d time.Duration) {
 	time.Sleep(d)
 }
 

@@ -1,8 +1,9 @@
-package blindsleep
+package retrysite
 
 // This file finds the sleep helpers of a package: functions that only
-// compute and wait, so that a call of one is a wait, blind or aware. They
-// are exported as SleepFacts for the packages that call them.
+// compute and wait, so that a call of one is a wait between attempts,
+// blind or aware. They are exported as SleepFacts for the packages that
+// call them, and the retry-loop definition counts their calls as waits.
 
 import (
 	"go/ast"
@@ -27,29 +28,20 @@ const (
 	aware                       // a sleep helper whose every wait watches a done channel
 )
 
-type helpers struct {
-	pass  *analysis.Pass
-	decls map[*types.Func]*ast.FuncDecl
-	memo  map[*types.Func]helperKind
+// sleepers classifies the functions of a package as sleep helpers.
+type sleepers struct {
+	a    *analyzer
+	pass *analysis.Pass
+	memo map[*types.Func]helperKind
 }
 
-func newHelpers(pass *analysis.Pass) *helpers {
-	h := &helpers{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, memo: map[*types.Func]helperKind{}}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					h.decls[fn] = fd
-				}
-			}
-		}
-	}
-	return h
+func newSleepers(a *analyzer) *sleepers {
+	return &sleepers{a: a, pass: a.pass, memo: map[*types.Func]helperKind{}}
 }
 
 // export exports a SleepFact for every sleep helper of the package, in
 // source order.
-func (h *helpers) export() {
+func (h *sleepers) export() {
 	for _, f := range h.pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -72,7 +64,7 @@ func (h *helpers) export() {
 
 // of reports whether fn is a sleep helper, and whether its waits watch a
 // done channel.
-func (h *helpers) of(fn *types.Func) (isAware, ok bool) {
+func (h *sleepers) of(fn *types.Func) (isAware, ok bool) {
 	switch h.kind(fn) {
 	case blind:
 		return false, true
@@ -90,7 +82,7 @@ var computeOnly = map[string]bool{
 	"sync": true, "sync/atomic": true, "context": true, "time": true, "unicode": true,
 }
 
-func (h *helpers) kind(fn *types.Func) helperKind {
+func (h *sleepers) kind(fn *types.Func) helperKind {
 	fn = fn.Origin()
 	if k, ok := h.memo[fn]; ok {
 		if k == busy {
@@ -98,7 +90,7 @@ func (h *helpers) kind(fn *types.Func) helperKind {
 		}
 		return k
 	}
-	fd := h.decls[fn]
+	fd := h.a.declOf(fn)
 	if fd == nil {
 		var fact SleepFact
 		switch {
@@ -120,7 +112,7 @@ func (h *helpers) kind(fn *types.Func) helperKind {
 
 // classify reads a function's body: any call of code that does more than
 // compute makes it no helper; otherwise its waits decide.
-func (h *helpers) classify(fd *ast.FuncDecl) helperKind {
+func (h *sleepers) classify(fd *ast.FuncDecl) helperKind {
 	info := h.pass.TypesInfo
 	nBlind, nAware := 0, 0
 	ok := true
@@ -236,10 +228,7 @@ func isContextMethod(fn *types.Func) bool {
 	return sig.Recv() != nil && inherit.IsContext(sig.Recv().Type())
 }
 
-func (h *helpers) isTimer(x ast.Expr) bool {
-	c := &checker{pass: h.pass}
-	return c.isTimer(x)
-}
+func (h *sleepers) isTimer(x ast.Expr) bool { return IsTimerChan(h.pass.TypesInfo, x) }
 
 // resultsError reports whether fn has an error result.
 func resultsError(fn *types.Func) bool {
@@ -248,6 +237,52 @@ func resultsError(fn *types.Func) bool {
 		if types.Identical(res.At(i).Type(), types.Universe.Lookup("error").Type()) {
 			return true
 		}
+	}
+	return false
+}
+
+// SleepFact marks a sleep helper: a function that only computes and
+// waits. Aware says that cancellation interrupts every wait it makes (it
+// selects on a done channel beside its timer); otherwise some wait of it
+// is blind (time.Sleep, a bare timer receive).
+type SleepFact struct {
+	Aware bool
+}
+
+func (*SleepFact) AFact() {}
+
+func (f *SleepFact) String() string {
+	if f.Aware {
+		return "sleepHelper(aware)"
+	}
+	return "sleepHelper(blind)"
+}
+
+// recvOf returns the channel a select case receives from, or nil for a
+// send.
+func recvOf(comm ast.Stmt) ast.Expr {
+	u := recvExpr(comm)
+	if u == nil || u.Op != token.ARROW {
+		return nil
+	}
+	return u.X
+}
+
+// IsTimerChan reports whether x is a timer's channel: a call of
+// time.After or time.Tick, or the C field of a *time.Timer or
+// *time.Ticker.
+func IsTimerChan(info *types.Info, x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		fn := typesx.Callee(info, x)
+		return typesx.IsFunc(fn, "time", "After") || typesx.IsFunc(fn, "time", "Tick")
+	case *ast.SelectorExpr:
+		if x.Sel.Name != "C" {
+			return false
+		}
+		t := info.TypeOf(x.X)
+		return typesx.IsNamed(t, "time", "Timer") || typesx.IsNamedPtr(t, "time", "Timer") ||
+			typesx.IsNamed(t, "time", "Ticker") || typesx.IsNamedPtr(t, "time", "Ticker")
 	}
 	return false
 }
