@@ -206,9 +206,10 @@
 //
 // Control flow is judged within each function, on its go/cfg graph,
 // built only for the functions that hold a call being judged. A call
-// that never returns cuts its path when it is panic or a function of the
-// same package that never returns; os.Exit, log.Fatal or t.Fatal,
-// declared elsewhere, are not known, so a path through one still counts.
+// that never returns cuts its path (internal/noreturn: panic, os.Exit,
+// log.Fatal, t.Fatal and the like, or a function of the same package that
+// never returns); one of another package that is not on that list still
+// counts as returning.
 // A goroutine counts as waited for only by a receive, a range or a Wait
 // after its go statement in the same function. Work handed to a callee
 // without a fact (an interface method, a function value) is treated as

@@ -18,7 +18,6 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A flow is the control-flow graph of one function body, indexed for
@@ -62,40 +61,10 @@ func (c *checker) flowOf(fn ast.Node) *flow {
 	}
 	var f *flow
 	if body != nil {
-		f = newFlow(cfg.New(body, c.mayReturn), body)
+		f = newFlow(cfg.New(body, c.noret.MayReturn), body)
 	}
 	c.flows[fn] = f
 	return f
-}
-
-// mayReturn reports whether the call may return: it is not a call of
-// panic, nor of a function of this package that never returns.
-func (c *checker) mayReturn(call *ast.CallExpr) bool {
-	if isBuiltinCall(c.pass.TypesInfo, call, "panic") {
-		return false
-	}
-	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
-	if fn == nil || fn.Pkg() != c.pass.Pkg {
-		return true
-	}
-	return !c.noReturn(fn.Origin())
-}
-
-// noReturn reports whether the function fn of this package never
-// returns: its graph has no reachable return. A call cycle is broken by
-// taking the function being decided to return.
-func (c *checker) noReturn(fn *types.Func) bool {
-	if nr, ok := c.noReturns[fn]; ok {
-		return nr
-	}
-	c.noReturns[fn] = false
-	fc, ok := c.decls[fn]
-	if !ok {
-		return false
-	}
-	nr := cfg.New(fc.Node().(*ast.FuncDecl).Body, c.mayReturn).NoReturn()
-	c.noReturns[fn] = nr
-	return nr
 }
 
 func newFlow(g *cfg.CFG, body *ast.BlockStmt) *flow {

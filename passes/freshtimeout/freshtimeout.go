@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/docsection"
+	"github.com/retrylint/retrylint/internal/noreturn"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -93,11 +94,11 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:       pass,
 		ctxPkg:     ctxPkg,
 		insp:       pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
-		noReturns:  map[*types.Func]bool{},
 		flows:      map[ast.Node]*flow{},
 		stableVars: map[*types.Var]bool{},
 		pkgRoots:   map[*types.Var]*root{},
 		handoffs:   map[*types.Func]*handoffFact{},
+		noret:      noreturn.New(pass.TypesInfo, pass.Pkg, pass.Files),
 	}
 	if obj, ok := ctxPkg.Scope().Lookup("Context").(*types.TypeName); ok {
 		if iface, ok := obj.Type().Underlying().(*types.Interface); ok {
@@ -133,7 +134,7 @@ type checker struct {
 	insp     *inspector.Inspector
 
 	flows      map[ast.Node]*flow               // by function, nil for none
-	noReturns  map[*types.Func]bool             // this package's functions that never return
+	noret      *noreturn.Index                  // which calls can return
 	stableVars map[*types.Var]bool              // see stable
 	pkgRoots   map[*types.Var]*root             // package variables that hold a fresh root, nil for none
 	handoffs   map[*types.Func]*handoffFact     // this package's functions, nil for none (or being computed)
