@@ -68,20 +68,22 @@ func (a *analyzer) exportDelayFacts() {
 }
 
 // declOf returns the declaration of a function of the package, or nil.
-func (a *analyzer) declOf(fn *types.Func) *ast.FuncDecl {
-	if a.decls == nil {
-		a.decls = map[*types.Func]*ast.FuncDecl{}
-		for _, f := range a.pass.Files {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					if f, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						a.decls[f] = fd
-					}
+func (a *analyzer) declOf(fn *types.Func) *ast.FuncDecl { return a.decls[fn.Origin()] }
+
+// indexDecls indexes the package's function declarations, once, before
+// the analysis: the passes ask through the analysis concurrently, and the
+// index is read-only after.
+func (a *analyzer) indexDecls() {
+	a.decls = map[*types.Func]*ast.FuncDecl{}
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if f, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					a.decls[f] = fd
 				}
 			}
 		}
 	}
-	return a.decls[fn.Origin()]
 }
 
 // backoffValueCall says how the waits a retry library's backoff value

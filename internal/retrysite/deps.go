@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -168,56 +166,6 @@ func (a *analyzer) definingCall(v *types.Var) *ast.CallExpr {
 	return call
 }
 
-// definingExpr returns the expression that initialises the variable v in
-// its declaration (v := e, var v = e), or nil.
-func (a *analyzer) definingExpr(v *types.Var) ast.Expr {
-	for _, f := range a.pass.Files {
-		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
-			continue
-		}
-		var def ast.Expr
-		ast.Inspect(f, func(n ast.Node) bool {
-			if def != nil {
-				return false
-			}
-			if n != nil && (n.End() < v.Pos() || n.Pos() > v.Pos()) {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if n.Tok != token.DEFINE {
-					break
-				}
-				for i, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok && a.pass.TypesInfo.Defs[id] == v {
-						switch {
-						case len(n.Rhs) == 1:
-							def = n.Rhs[0]
-						case i < len(n.Rhs):
-							def = n.Rhs[i]
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if a.pass.TypesInfo.Defs[id] != v {
-						continue
-					}
-					switch {
-					case len(n.Values) == 1:
-						def = n.Values[0]
-					case i < len(n.Values):
-						def = n.Values[i]
-					}
-				}
-			}
-			return true
-		})
-		return def
-	}
-	return nil
-}
-
 // hostDep identifies the host of a URL expression: a constant URL's host,
 // or the field or variable its text starts with (s.baseURL + "/charge").
 func (a *analyzer) hostDep(e ast.Expr) Dep {
@@ -296,8 +244,8 @@ func (a *analyzer) parsedURL(call *ast.CallExpr) ast.Expr {
 // targets, in the terms of Attempt.Dep: a method value's receiver (the
 // same variable, or the same field of the same type), or the package of a
 // package-level function. It is the unknown Dep for other expressions.
-func OperationDep(pass *analysis.Pass, op ast.Expr) Dep {
-	a := &analyzer{pass: pass}
+func (s *Sites) OperationDep(op ast.Expr) Dep {
+	a, pass := s.a, s.pass
 	switch x := unparen(op).(type) {
 	case *ast.SelectorExpr:
 		if sel, ok := pass.TypesInfo.Selections[x]; ok {

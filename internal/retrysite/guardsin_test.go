@@ -23,7 +23,7 @@ var guardsIn = &analysis.Analyzer{
 				continue
 			}
 			var descs []string
-			for _, g := range sites.GuardsIn(pass, s.Body) {
+			for _, g := range sites.GuardsIn(s.Body) {
 				descs = append(descs, g.Desc)
 			}
 			pass.Reportf(s.Pos, "guards: %s", strings.Join(descs, " "))

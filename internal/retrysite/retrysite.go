@@ -40,6 +40,7 @@ import (
 	"github.com/retrylint/retrylint/internal/flagx"
 	"github.com/retrylint/retrylint/internal/noreturn"
 	"github.com/retrylint/retrylint/internal/retryloop"
+	"github.com/retrylint/retrylint/internal/varindex"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
@@ -294,6 +295,7 @@ type Sites struct {
 	methods, funcs map[string]bool // the settings the guards were recognised with
 
 	pass     *analysis.Pass
+	a        *analyzer // the analysis, for the answers its users ask after it ran
 	depsOnce sync.Once
 	deps     *Deps
 }
@@ -375,7 +377,9 @@ func (*GuardFact) String() string { return "budgetCheck" }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(pass.Files) == 0 {
-		return &Sites{methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs), pass: pass}, nil
+		a := &analyzer{pass: pass, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
+		a.vars = varindex.New(pass.TypesInfo, pass.Files)
+		return &Sites{methods: a.methods, funcs: a.funcs, pass: pass, a: a}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs),
@@ -392,6 +396,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			a.helperFuncs[fn] = fact
 		}
 	}
+	a.vars = varindex.New(pass.TypesInfo, pass.Files)
+	a.indexDecls()
 	a.noret = noreturn.New(pass.TypesInfo, pass.Pkg, pass.Files)
 	a.definer = retryloop.New(pass, loopHost{a}, a.durEnv())
 	a.sleepers = newSleepers(a)
@@ -403,7 +409,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.findHelpers()
 	a.sortSites()
 	a.fillPerAttempt()
-	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs, pass: pass}, nil
+	return &Sites{List: a.sites, methods: a.methods, funcs: a.funcs, pass: pass, a: a}, nil
 }
 
 func toSet(names []string) map[string]bool {
@@ -413,3 +419,7 @@ func toSet(names []string) map[string]bool {
 	}
 	return set
 }
+
+// Vars returns what the package does with each of its variables and
+// fields (internal/varindex): the index the analysis read them with.
+func (s *Sites) Vars() *varindex.Index { return s.a.vars }

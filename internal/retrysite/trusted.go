@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/typesx"
+	"github.com/retrylint/retrylint/internal/varindex"
 )
 
 // Deps answers which dependency a retry site reaches, as the passes trust
@@ -42,123 +43,24 @@ import (
 // to share.
 type Deps struct {
 	pass *analysis.Pass
-	a    *analyzer
-	once sync.Once // builds vars on first use
-	vars map[*types.Var]*VarUse
+	a    *analyzer // the analysis that found the sites; what it knows is read-only now
 
-	mu    sync.Mutex // guards funcs and the declarations d.a indexes
+	mu    sync.Mutex // guards funcs
 	funcs map[*types.Func]summary
-}
-
-// VarUse is what the package does with one variable: the expression
-// that initialises it in its declaration, where it is declared, and
-// whether it changes later.
-type VarUse struct {
-	Def     ast.Expr       // the initialiser in the declaration; nil if none or not one-to-one
-	Spec    *ast.ValueSpec // the declaring spec of a var declaration
-	Gen     *ast.GenDecl   // its declaration
-	Assign  *ast.AssignStmt
-	Assigns int  // assignments after the declaration (x = ..., x++, range x = ...)
-	Addr    bool // its address is taken
 }
 
 // Deps returns the package's dependency model.
 func (s *Sites) Deps() *Deps {
 	s.depsOnce.Do(func() {
-		s.deps = newDeps(s.pass)
+		s.deps = &Deps{pass: s.pass, a: s.a}
 	})
 	return s.deps
 }
 
-func newDeps(pass *analysis.Pass) *Deps {
-	return &Deps{pass: pass, a: &analyzer{pass: pass}}
-}
-
-// indexVars records, for every variable declared or assigned in the
-// package, its initialiser and its later assignments.
-func (d *Deps) indexVars() {
-	d.vars = make(map[*types.Var]*VarUse)
-	info := d.pass.TypesInfo
-	get := func(v *types.Var) *VarUse {
-		in := d.vars[v]
-		if in == nil {
-			in = &VarUse{}
-			d.vars[v] = in
-		}
-		return in
-	}
-	assigned := func(e ast.Expr) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if v, ok := info.Uses[id].(*types.Var); ok {
-				get(v).Assigns++
-			}
-		}
-	}
-	for _, f := range d.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.GenDecl:
-				if n.Tok != token.VAR {
-					break
-				}
-				for _, s := range n.Specs {
-					spec := s.(*ast.ValueSpec)
-					for i, id := range spec.Names {
-						v, ok := info.Defs[id].(*types.Var)
-						if !ok {
-							continue
-						}
-						in := get(v)
-						in.Spec, in.Gen = spec, n
-						if len(spec.Values) == len(spec.Names) {
-							in.Def = spec.Values[i]
-						}
-					}
-				}
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && n.Tok == token.DEFINE {
-						if v, ok := info.Defs[id].(*types.Var); ok {
-							in := get(v)
-							in.Assign = n
-							if len(n.Lhs) == len(n.Rhs) {
-								in.Def = n.Rhs[i]
-							}
-							continue
-						}
-					}
-					assigned(lhs)
-				}
-			case *ast.IncDecStmt:
-				assigned(n.X)
-			case *ast.RangeStmt:
-				if n.Tok == token.ASSIGN {
-					for _, e := range []ast.Expr{n.Key, n.Value} {
-						if e != nil {
-							assigned(e)
-						}
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-						if v, ok := info.Uses[id].(*types.Var); ok {
-							get(v).Addr = true
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-}
-
-// Var returns what the package does with the variable v, or nil when it
+// Var returns what the package does with the variable v (its
+// initialiser, the values stored to it, its changes), or nil when it
 // neither declares nor assigns it.
-func (d *Deps) Var(v *types.Var) *VarUse {
-	d.once.Do(d.indexVars)
-	return d.vars[v]
-}
+func (d *Deps) Var(v *types.Var) *varindex.Var { return d.a.vars.Of(v) }
 
 // ConstLocal returns the initialiser of a local variable that is declared
 // with one and never assigned again, or nil.
@@ -166,11 +68,7 @@ func (d *Deps) ConstLocal(v *types.Var) ast.Expr {
 	if isPkgVar(v) {
 		return nil
 	}
-	in := d.Var(v)
-	if in == nil || in.Def == nil || in.Assigns > 0 || in.Addr {
-		return nil
-	}
-	return in.Def
+	return d.a.vars.Once(v)
 }
 
 // transports are packages whose package-level functions reach whatever

@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/internal/noreturn"
 	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/typesx"
+	"github.com/retrylint/retrylint/internal/varindex"
 )
 
 // analyzer holds the state of one run over a package.
@@ -34,47 +35,13 @@ type analyzer struct {
 	decls map[*types.Func]*ast.FuncDecl // the package's functions (declOf)
 	pure  map[*types.Func]bool          // memo of isPureFunc
 
-	assigned map[*types.Var]int // assignments to each variable after its declaration; built on first use
+	vars *varindex.Index // what the package does with each variable
 
 	definer  *retryloop.Definer // the retry-loop definition, and its readings of counts
 	sleepers *sleepers          // the sleep helpers
 	noret    *noreturn.Index    // which calls can return
 
 	dur *durkind.Env // what durations depend on (durEnv)
-}
-
-// reassigned reports whether v is assigned after its declaration, or has
-// its address taken, anywhere in the package.
-func (a *analyzer) reassigned(v *types.Var) bool {
-	if a.assigned == nil {
-		a.assigned = map[*types.Var]int{}
-		for _, f := range a.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.AssignStmt:
-					if n.Tok != token.DEFINE {
-						for _, l := range n.Lhs {
-							if w, ok := a.objOf(l).(*types.Var); ok {
-								a.assigned[w]++
-							}
-						}
-					}
-				case *ast.IncDecStmt:
-					if w, ok := a.objOf(n.X).(*types.Var); ok {
-						a.assigned[w]++
-					}
-				case *ast.UnaryExpr:
-					if n.Op == token.AND {
-						if w, ok := a.objOf(n.X).(*types.Var); ok {
-							a.assigned[w]++
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
-	return a.assigned[v] > 0
 }
 
 func (a *analyzer) sortSites() {
@@ -239,4 +206,17 @@ func (a *analyzer) isNil(e ast.Expr) bool { return typesx.IsNil(a.pass.TypesInfo
 func isFalse(info *types.Info, e ast.Expr) bool {
 	v, ok := typesx.BoolConst(info, e)
 	return ok && !v
+}
+
+// reassigned reports whether v is assigned after its declaration, or has
+// its address taken, anywhere in the package.
+func (a *analyzer) reassigned(v *types.Var) bool { return a.vars.Reassigned(v) }
+
+// definingExpr returns the expression that initialises the variable v in
+// its declaration (v := e, var v = e; for a, err := f(), the call), or nil.
+func (a *analyzer) definingExpr(v *types.Var) ast.Expr {
+	if u := a.vars.Of(v); u != nil {
+		return u.Init
+	}
+	return nil
 }

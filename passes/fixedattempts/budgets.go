@@ -626,7 +626,7 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		}
 		dep := f.deps.Op(site.Op)
 		if dep.Key == "" {
-			dep = retrysite.OperationDep(f.pass, site.Op)
+			dep = retrysite.Of(f.pass).OperationDep(site.Op)
 		}
 		var at *ast.CallExpr
 		for i, a := range site.Attempts {

@@ -7,161 +7,66 @@ import (
 	"slices"
 
 	"github.com/retrylint/retrylint/internal/retryapi"
+	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/typesx"
+	"github.com/retrylint/retrylint/internal/varindex"
 )
 
-// valueIndex records, for every variable and field of the package (or of
-// one function body, see bodyValues), the values stored in it, the fields
-// assigned on it (c.RetryMax = 0), the methods called on it
-// (c.SetRetryCount(3)), and the calls that fill a byte slice with random
-// bytes (rand.Read(b)).
+// valueIndex is what the package does with its variables and fields, as
+// the retry-site analysis's variable index records it (internal/varindex:
+// the values stored to each, the fields set and methods called on it),
+// with the random fills of byte slices this pass reads keys from.
 type valueIndex struct {
-	vals  map[types.Object][]ast.Expr
-	cfgs  map[types.Object][]config
-	fills map[types.Object][]*ast.CallExpr
-	addr  map[types.Object]bool // variables whose address is taken (&v)
-	incs  map[types.Object]bool // variables changed by ++, --, op= or a range clause
-	defs  map[types.Object]bool // variables declared with a value (v := e, var v = e)
+	vx    *varindex.Index
+	fills map[types.Object][]*ast.CallExpr // crypto/rand.Read(b) and the like, by buffer
 }
 
-// config is a field assignment or a method call on a variable or field.
-type config struct {
-	field string        // the assigned field, or ""
-	value ast.Expr      // its value
-	call  *ast.CallExpr // the method call, when field is ""
+func (ix *valueIndex) vals(o types.Object) []ast.Expr {
+	if u := ix.vx.Of(o); u != nil {
+		return u.Values
+	}
+	return nil
+}
+
+func (ix *valueIndex) cfgs(o types.Object) []varindex.Config {
+	if u := ix.vx.Of(o); u != nil {
+		return u.Configs
+	}
+	return nil
+}
+
+// defined reports whether o is declared with a value (v := e, var v = e).
+func (ix *valueIndex) defined(o types.Object) bool {
+	u := ix.vx.Of(o)
+	return u != nil && u.Init != nil
+}
+
+// addr reports whether o's address is taken.
+func (ix *valueIndex) addr(o types.Object) bool {
+	u := ix.vx.Of(o)
+	return u != nil && u.Addr
+}
+
+// incs reports whether o changes other than by a store (++, op=, range).
+func (ix *valueIndex) incs(o types.Object) bool {
+	u := ix.vx.Of(o)
+	return u != nil && u.Changed
 }
 
 // values returns the package's value index, built on first use.
 func (c *checker) values() *valueIndex {
 	if c.pkgVals == nil {
-		c.pkgVals = newValueIndex()
+		c.pkgVals = &valueIndex{vx: retrysite.Of(c.pass).Vars(), fills: map[types.Object][]*ast.CallExpr{}}
 		for _, f := range c.pass.Files {
-			c.index(c.pkgVals, f)
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					c.indexFill(c.pkgVals, call)
+				}
+				return true
+			})
 		}
 	}
 	return c.pkgVals
-}
-
-// bodyValues returns the value index of one function body, function
-// literals included: all that is known of the variables declared in it,
-// at the cost of walking the body alone.
-func (c *checker) bodyValues(body *ast.BlockStmt) *valueIndex {
-	if c.pkgVals != nil {
-		return c.pkgVals
-	}
-	ix := c.bodyVals[body]
-	if ix == nil {
-		ix = newValueIndex()
-		c.index(ix, body)
-		if c.bodyVals == nil {
-			c.bodyVals = make(map[*ast.BlockStmt]*valueIndex)
-		}
-		c.bodyVals[body] = ix
-	}
-	return ix
-}
-
-func newValueIndex() *valueIndex {
-	return &valueIndex{
-		vals:  make(map[types.Object][]ast.Expr),
-		cfgs:  make(map[types.Object][]config),
-		fills: make(map[types.Object][]*ast.CallExpr),
-		addr:  make(map[types.Object]bool),
-		incs:  make(map[types.Object]bool),
-		defs:  make(map[types.Object]bool),
-	}
-}
-
-// index adds to ix the stores, configuration calls and fills under root.
-func (c *checker) index(ix *valueIndex, root ast.Node) {
-	store := func(lhs, rhs ast.Expr) {
-		if obj := c.storeTarget(lhs); obj != nil {
-			ix.vals[obj] = append(ix.vals[obj], rhs)
-		}
-		if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-			if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
-				if obj := c.storeTarget(sel.X); obj != nil {
-					ix.cfgs[obj] = append(ix.cfgs[obj], config{field: sel.Sel.Name, value: rhs})
-				}
-			}
-		}
-	}
-	ast.Inspect(root, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-				for _, l := range n.Lhs {
-					if obj := c.storeTarget(l); obj != nil {
-						ix.incs[obj] = true
-					}
-				}
-				break
-			}
-			if len(n.Lhs) == len(n.Rhs) {
-				for i := range n.Lhs {
-					store(n.Lhs[i], n.Rhs[i])
-				}
-			} else if len(n.Rhs) == 1 {
-				store(n.Lhs[0], n.Rhs[0])
-			}
-			if n.Tok == token.DEFINE {
-				for _, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] != nil {
-						ix.defs[c.pass.TypesInfo.Defs[id]] = true
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			if len(n.Values) > 0 {
-				for _, id := range n.Names {
-					if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
-						ix.defs[obj] = true
-					}
-				}
-			}
-			for i, name := range n.Names {
-				if len(n.Names) == len(n.Values) {
-					store(name, n.Values[i])
-				} else if len(n.Values) == 1 && i == 0 {
-					store(name, n.Values[0])
-				}
-			}
-		case *ast.CompositeLit:
-			for _, elt := range n.Elts {
-				kv, ok := elt.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				if k, ok := kv.Key.(*ast.Ident); ok {
-					if v, ok := c.pass.TypesInfo.Uses[k].(*types.Var); ok && v.IsField() {
-						ix.vals[v] = append(ix.vals[v], kv.Value)
-					}
-				}
-			}
-		case *ast.CallExpr:
-			c.indexCall(ix, n)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				if obj := c.storeTarget(n.X); obj != nil {
-					ix.addr[obj] = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if obj := c.storeTarget(n.X); obj != nil {
-				ix.incs[obj] = true
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if e == nil {
-					continue
-				}
-				if obj := c.storeTarget(e); obj != nil {
-					ix.incs[obj] = true
-				}
-			}
-		}
-		return true
-	})
 }
 
 // storeTarget returns the variable or field that an expression stored to
@@ -185,9 +90,9 @@ func (c *checker) storeTarget(e ast.Expr) types.Object {
 	return nil
 }
 
-// indexCall records method calls on variables and fields (through method
-// chains: c.SetRetryCount(3).SetHeader(...)) and random fills.
-func (c *checker) indexCall(ix *valueIndex, call *ast.CallExpr) {
+// indexFill records the random fills of byte slices (crypto/rand.Read(b),
+// io.ReadFull(rand.Reader, b)).
+func (c *checker) indexFill(ix *valueIndex, call *ast.CallExpr) {
 	fn := c.callee(call)
 	if fn == nil {
 		return
@@ -198,32 +103,12 @@ func (c *checker) indexCall(ix *valueIndex, call *ast.CallExpr) {
 		if obj := c.bufferOf(arg(call, 0)); obj != nil {
 			ix.fills[obj] = append(ix.fills[obj], call)
 		}
-		return
 	case typesx.IsFunc(fn, "io", "ReadFull"), typesx.IsFunc(fn, "io", "ReadAtLeast"):
 		if v, ok := c.objOf(arg(call, 0)).(*types.Var); ok && v.Name() == "Reader" && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
 			if obj := c.bufferOf(arg(call, 1)); obj != nil {
 				ix.fills[obj] = append(ix.fills[obj], call)
 			}
 		}
-		return
-	}
-	if !isResty(typesx.PkgPath(fn)) || typesx.RecvName(fn) != "Client" {
-		return
-	}
-	x := ast.Expr(call)
-	for depth := 0; depth < 50; depth++ {
-		cl, ok := ast.Unparen(x).(*ast.CallExpr)
-		if !ok {
-			break
-		}
-		sel, ok := ast.Unparen(cl.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return
-		}
-		x = sel.X
-	}
-	if obj := c.storeTarget(x); obj != nil {
-		ix.cfgs[obj] = append(ix.cfgs[obj], config{call: call})
 	}
 }
 
@@ -339,17 +224,17 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 		return def
 	}
 	ix := c.values()
-	for _, cf := range ix.cfgs[obj] {
-		if cf.field != retryableClient().CountField {
+	for _, cf := range ix.cfgs(obj) {
+		if cf.Field != retryableClient().CountField {
 			continue
 		}
-		if n, ok := c.intConst(cf.value); ok && n <= 0 {
+		if n, ok := c.intConst(cf.Value); ok && n <= 0 {
 			return nil
 		}
-		return &clientInfo{desc: def.desc, at: cf.value, related: "retries configured here"}
+		return &clientInfo{desc: def.desc, at: cf.Value, related: "retries configured here"}
 	}
 	known := 0
-	for _, v := range ix.vals[obj] {
+	for _, v := range ix.vals(obj) {
 		v = ast.Unparen(v)
 		if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			v = ast.Unparen(u.X)
@@ -381,7 +266,7 @@ func (c *checker) retryableRetries(x ast.Expr, depth int) *clientInfo {
 			}
 		}
 	}
-	if known > 0 && known == len(ix.vals[obj]) {
+	if known > 0 && known == len(ix.vals(obj)) {
 		return nil // only literals without retries (and nil)
 	}
 	return def
@@ -441,14 +326,14 @@ func (c *checker) httpClientRetries(x ast.Expr, depth int) *clientInfo {
 		return nil
 	}
 	ix := c.values()
-	for _, cf := range ix.cfgs[obj] {
-		if cf.field == "Transport" {
-			if ci := c.transportRetries(cf.value, depth+1); ci != nil {
+	for _, cf := range ix.cfgs(obj) {
+		if cf.Field == "Transport" {
+			if ci := c.transportRetries(cf.Value, depth+1); ci != nil {
 				return ci
 			}
 		}
 	}
-	for _, v := range ix.vals[obj] {
+	for _, v := range ix.vals(obj) {
 		if ci := c.httpClientRetries(v, depth+1); ci != nil {
 			return ci
 		}
@@ -507,7 +392,7 @@ func (c *checker) transportRetries(x ast.Expr, depth int) *clientInfo {
 	if obj == nil {
 		return nil
 	}
-	for _, v := range c.values().vals[obj] {
+	for _, v := range c.values().vals(obj) {
 		if ci := c.transportRetries(v, depth+1); ci != nil {
 			return ci
 		}
@@ -543,15 +428,15 @@ func (c *checker) restyRetries(x ast.Expr, depth int) *clientInfo {
 		return nil
 	}
 	ix := c.values()
-	for _, cf := range ix.cfgs[obj] {
-		if cf.call != nil {
-			c.walkChain(cf.call, check)
+	for _, cf := range ix.cfgs(obj) {
+		if cf.Call != nil {
+			c.walkChain(cf.Call, check)
 		}
 	}
 	if found != nil {
 		return found
 	}
-	for _, v := range ix.vals[obj] {
+	for _, v := range ix.vals(obj) {
 		if ci := c.restyRetries(v, depth+1); ci != nil {
 			return ci
 		}
@@ -585,12 +470,12 @@ func (c *checker) restyClientKey(x ast.Expr, depth int) bool {
 	root := c.walkChain(x, check)
 	if obj := c.storeTarget(root); obj != nil && !found {
 		ix := c.values()
-		for _, cf := range ix.cfgs[obj] {
-			if cf.call != nil {
-				c.walkChain(cf.call, check)
+		for _, cf := range ix.cfgs(obj) {
+			if cf.Call != nil {
+				c.walkChain(cf.Call, check)
 			}
 		}
-		for _, v := range ix.vals[obj] {
+		for _, v := range ix.vals(obj) {
 			found = found || c.restyClientKey(v, depth+1)
 		}
 	}

@@ -236,7 +236,7 @@ func (c *checker) hoistFix(r *request, rt *retry, k keyEvent, g *ast.CallExpr) *
 		return nil
 	}
 	v := c.varOf(def.Lhs[0])
-	if v == nil || len(c.values().vals[v]) != 1 || !c.movable(def.Rhs[0], anchor) {
+	if v == nil || len(c.values().vals(v)) != 1 || !c.movable(def.Rhs[0], anchor) {
 		return nil
 	}
 	if c.lookup(v.Name(), anchor.Pos()) != nil || c.declaredElsewhere(anchor, v) {
@@ -285,7 +285,7 @@ func (c *checker) movable(e ast.Expr, anchor ast.Stmt) bool {
 			if v.Pos() >= anchor.Pos() {
 				ok = false
 			}
-			for _, val := range ix.vals[v] {
+			for _, val := range ix.vals(v) {
 				if astx.Within(val, anchor) {
 					ok = false
 				}

@@ -80,8 +80,8 @@ func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 					return true
 				}
 				seen[v] = true
-				ix := c.bodyValues(body)
-				for _, val := range ix.vals[v] {
+				ix := c.values()
+				for _, val := range ix.vals(v) {
 					visit(val, depth+1)
 				}
 				for _, fill := range ix.fills[v] {

@@ -173,19 +173,18 @@ func (f *KeyFact) empty() bool {
 
 // checker holds the state of one run over a package.
 type checker struct {
-	pass     *analysis.Pass
-	insp     *inspector.Inspector
-	sites    []*retrysite.Site
-	regions  map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
-	cross    map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
-	decls    map[*types.Func]*ast.FuncDecl        // the package's functions, built on first use
-	impls    map[*types.Named]types.Type          // the one implementation of an interface, or nil
-	local    map[*types.Func]*KeyFact             // facts of this package's functions
-	pkgVals  *valueIndex                          // values stored in fields and package variables
-	bodyVals map[*ast.BlockStmt]*valueIndex       // per function body, until pkgVals is built
-	headers  *headers                             // the idempotency-key header names
-	done     map[token.Pos]bool                   // reported positions
-	claims   fixutil.Claims                       // names the fixes declare
+	pass    *analysis.Pass
+	insp    *inspector.Inspector
+	sites   []*retrysite.Site
+	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
+	cross   map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
+	decls   map[*types.Func]*ast.FuncDecl        // the package's functions, built on first use
+	impls   map[*types.Named]types.Type          // the one implementation of an interface, or nil
+	local   map[*types.Func]*KeyFact             // facts of this package's functions
+	pkgVals *valueIndex                          // values stored in fields and package variables
+	headers *headers                             // the idempotency-key header names
+	done    map[token.Pos]bool                   // reported positions
+	claims  fixutil.Claims                       // names the fixes declare
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {
@@ -442,7 +441,7 @@ func (c *checker) failover(s *retrysite.Site, args []ast.Expr) bool {
 				found = true
 			case obj != nil && !seen[obj] && depth < 4 && s.Node.Pos() <= obj.Pos() && obj.Pos() < s.Node.End():
 				seen[obj] = true
-				for _, v := range c.values().vals[obj] {
+				for _, v := range c.values().vals(obj) {
 					found = found || uses(v, depth+1)
 				}
 			}

@@ -108,8 +108,8 @@ func (c *checker) method(e ast.Expr) string {
 			return ""
 		}
 		ix := c.values()
-		vals := ix.vals[v]
-		if len(vals) != 1 || !ix.defs[v] || ix.addr[v] || ix.incs[v] {
+		vals := ix.vals(v)
+		if len(vals) != 1 || !ix.defined(v) || ix.addr(v) || ix.incs(v) {
 			return ""
 		}
 		if s, ok = c.stringConst(vals[0]); !ok {

@@ -114,8 +114,8 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 // changed reports whether a variable is assigned in body, or its address
 // taken.
 func (c *checker) changed(body *ast.BlockStmt, v types.Object) bool {
-	ix := c.bodyValues(body)
-	return len(ix.vals[v]) > 0 || ix.addr[v] || ix.incs[v]
+	ix := c.values()
+	return len(ix.vals(v)) > 0 || ix.addr(v) || ix.incs(v)
 }
 
 // returnsClean reports whether the request a builder call makes is
@@ -188,7 +188,7 @@ type restyWrap struct {
 func (c *checker) restyFrom(r *request, x ast.Expr) {
 	if root := c.restyChain(r, x, true); root != nil {
 		r.vars[root] = true
-		for _, v := range c.values().vals[root] {
+		for _, v := range c.values().vals(root) {
 			c.restyChain(r, v, false)
 		}
 		c.collect(r)

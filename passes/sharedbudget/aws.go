@@ -435,10 +435,12 @@ func (c *checker) retryerFix(inst *types.Var, clients []client) *analysis.Sugges
 		edits = append(edits, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(def)})
 	}
 	var del ast.Node
+	as, _ := in.Decl.(*ast.AssignStmt)
+	spec, _ := in.Decl.(*ast.ValueSpec)
 	switch {
-	case in.Assign != nil && len(in.Assign.Lhs) == 1:
-		del = in.Assign
-	case in.Gen != nil && len(in.Gen.Specs) == 1 && len(in.Spec.Names) == 1:
+	case as != nil && len(as.Lhs) == 1:
+		del = as
+	case spec != nil && in.Gen != nil && len(in.Gen.Specs) == 1 && len(spec.Names) == 1:
 		del = in.Gen
 		if !isPkgVar(inst) {
 			del = c.parentOf(in.Gen) // the DeclStmt

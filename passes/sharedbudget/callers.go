@@ -374,10 +374,10 @@ func (c *checker) sendURL(call *ast.CallExpr, fn *types.Func) ast.Expr {
 			return nil
 		}
 		in := c.deps.Var(v)
-		if in == nil || in.Assign == nil || len(in.Assign.Rhs) != 1 || in.Assigns > 0 {
+		if in == nil || in.Assign() == nil || len(in.Assign().Rhs) != 1 || in.Assigns > 0 {
 			return nil
 		}
-		mk, ok := ast.Unparen(in.Assign.Rhs[0]).(*ast.CallExpr)
+		mk, ok := ast.Unparen(in.Assign().Rhs[0]).(*ast.CallExpr)
 		if !ok {
 			return nil
 		}

@@ -232,10 +232,10 @@ func splitMessage(name string, names map[string]string, deps []retrysite.Dep) st
 func (c *checker) splitVar(sh *shared, deps []retrysite.Dep) *analysis.SuggestedFix {
 	v := sh.id.obj
 	in := c.deps.Var(v)
-	if v.Pkg() != c.pass.Pkg || v.Exported() || in == nil || in.Spec == nil || len(in.Spec.Names) != 1 || in.Assigns > 0 || in.Addr {
+	if v.Pkg() != c.pass.Pkg || v.Exported() || in == nil || in.Spec() == nil || len(in.Spec().Names) != 1 || in.Assigns > 0 || in.Addr {
 		return nil
 	}
-	spec := in.Spec
+	spec := in.Spec()
 	switch {
 	case len(spec.Values) == 1:
 		if !c.isConstructor(spec.Values[0]) {

@@ -176,7 +176,7 @@ func (c *checker) retryGuards(s *retrysite.Site) []*retrysite.Guard {
 			}
 		}
 	} else if s.Body != nil && s.Kind != retrysite.HelperCall {
-		for _, g := range retrysite.Of(c.pass).GuardsIn(c.pass, s.Body) {
+		for _, g := range retrysite.Of(c.pass).GuardsIn(s.Body) {
 			if g.Call != s.Guard.Call {
 				cands = append(cands, g)
 			}
