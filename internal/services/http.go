@@ -52,6 +52,13 @@ func (a *analyzer) urlOf(fd *ast.FuncDecl, e ast.Expr, depth int) (urlInfo, bool
 				last = i
 			}
 		}
+		// A constant with a path segment before the last value puts a
+		// value inside the path ("/users/" + id + "/profile"): no path.
+		for _, op := range ops[:last] {
+			if c, ok := a.str(op); ok && strings.Contains(strings.ReplaceAll(c, "://", ""), "/") && last < len(ops)-1 {
+				return urlInfo{}, false
+			}
+		}
 		var suffix strings.Builder
 		for _, op := range ops[last+1:] {
 			s, _ := a.str(op)

@@ -475,45 +475,51 @@ func (a *analyzer) twirpRegs(servers map[*types.TypeName]*twirpServer) {
 	}
 }
 
-// interfaceSends gives the methods of the package's interfaces the sends
-// of their implementations in the package, when every implementation
-// there sends the same: a call through LedgerClient.Post is a call of the
-// generated client, the only LedgerClient of its package.
+// interfaceSends gives the methods of the package's client interfaces
+// the sends of their implementations: an interface is a client when a
+// function of the package returns it built from a type whose methods send
+// (NewLedgerClient returns &ledgerClient{cc} as LedgerClient), and its
+// method sends what every such type's method sends. A call through
+// LedgerClient.Post is then a call of the generated client; an interface
+// that a sending type merely happens to implement (connect's
+// LedgerHandler, the server interfaces) sends nothing.
 func (a *analyzer) interfaceSends() {
 	if len(a.sends) == 0 {
 		return
 	}
-	scope := a.pass.Pkg.Scope()
-	var ifaces, concrete []*types.TypeName
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		if types.IsInterface(tn.Type()) {
-			ifaces = append(ifaces, tn)
-		} else {
-			concrete = append(concrete, tn)
-		}
-	}
-	for _, it := range ifaces {
-		iface := it.Type().Underlying().(*types.Interface)
-		var impls []types.Type
-		for _, ct := range concrete {
-			t := ct.Type()
-			if _, isNamed := t.(*types.Named); isNamed && t.(*types.Named).TypeParams().Len() > 0 {
+	impls := map[*types.TypeName][]types.Type{}
+	for _, fd := range a.order {
+		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		res := fn.Signature().Results()
+		for i := range res.Len() {
+			named, ok := types.Unalias(res.At(i).Type()).(*types.Named)
+			if !ok || named.Obj().Pkg() != a.pass.Pkg || !types.IsInterface(named) {
 				continue
 			}
-			switch {
-			case types.Implements(t, iface):
-				impls = append(impls, t)
-			case types.Implements(types.NewPointer(t), iface):
-				impls = append(impls, types.NewPointer(t))
-			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if _, isLit := n.(*ast.FuncLit); isLit {
+					return false
+				}
+				ret, ok := n.(*ast.ReturnStmt)
+				if !ok || len(ret.Results) != res.Len() {
+					return true
+				}
+				t := a.pass.TypesInfo.TypeOf(ret.Results[i])
+				if t == nil || types.IsInterface(t) {
+					return true
+				}
+				for _, old := range impls[named.Obj()] {
+					if types.Identical(old, t) {
+						return true
+					}
+				}
+				impls[named.Obj()] = append(impls[named.Obj()], t)
+				return true
+			})
 		}
-		if len(impls) == 0 {
-			continue
-		}
+	}
+	for tn, ts := range impls {
+		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumMethods() {
 			m := iface.Method(i)
 			if m.Pkg() != a.pass.Pkg {
@@ -521,14 +527,12 @@ func (a *analyzer) interfaceSends() {
 			}
 			var agreed []Send
 			ok := true
-			for j, t := range impls {
-				obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, m.Name())
-				fn, isFn := obj.(*types.Func)
-				if !isFn {
-					ok = false
-					break
+			for j, t := range ts {
+				fn := a.methodOf(t, m.Name())
+				var ss []Send
+				if fn != nil {
+					ss = a.sends[fn]
 				}
-				ss := a.sends[fn]
 				if len(ss) == 0 || j > 0 && !sameSends(ss, agreed) {
 					ok = false
 					break

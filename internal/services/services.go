@@ -122,7 +122,9 @@ func (f *SendFact) String() string {
 	var parts []string
 	for _, s := range f.Sends {
 		m := s.Method
-		if s.Kind == HTTP {
+		if s.Kind == HTTP && s.ReqParam >= 0 {
+			m = "req$" + itoa(s.ReqParam)
+		} else if s.Kind == HTTP {
 			if m == "" {
 				m = "$" + itoa(s.MethodParam)
 			}

@@ -17,9 +17,11 @@ func (a *analyzer) walk() {
 		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		litCall := map[*ast.FuncLit]*ast.CallExpr{}
 		gorillaMethods := map[*ast.CallExpr][]string{}
+		funs := map[ast.Expr]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
+				funs[ast.Unparen(n.Fun)] = true
 				for _, arg := range n.Args {
 					if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 						litCall[lit] = n
@@ -30,7 +32,9 @@ func (a *analyzer) walk() {
 				a.registration(fd, fn, n)
 				a.route(fd, n, litCall, gorillaMethods)
 			case *ast.SelectorExpr:
-				a.linkMethodValue(n)
+				if !funs[n] {
+					a.linkMethodValue(n)
+				}
 			}
 			return true
 		})
@@ -45,6 +49,9 @@ func (a *analyzer) linkCall(fd *ast.FuncDecl, call *ast.CallExpr) {
 		return
 	}
 	iface := isInterfaceMethod(callee)
+	if iface && callee.Pkg() == a.pass.Pkg {
+		return // generated code does not call its own client interface (Twirp's server holds the implementation as one)
+	}
 	for _, s := range a.sendsOf(callee) {
 		if s.Kind == HTTP || s.Inside && !iface {
 			continue
@@ -79,6 +86,9 @@ func (a *analyzer) linkMethodValue(sel *ast.SelectorExpr) {
 		return
 	}
 	iface := isInterfaceMethod(fn)
+	if iface && fn.Pkg() == a.pass.Pkg {
+		return
+	}
 	for _, snd := range a.sendsOf(fn) {
 		if snd.Kind == HTTP || snd.Inside && !iface {
 			continue
@@ -396,6 +406,9 @@ func (a *analyzer) route(fd *ast.FuncDecl, call *ast.CallExpr, litCall map[*ast.
 		prefix = p
 	}
 	full := joinRoute(prefix, pattern)
+	if a.rpcServer(fd, handler) {
+		return // an RPC server mounted on its path: its registration stands
+	}
 	h := a.handlerOf(fd, handler, 0)
 	if h.router {
 		return // a router mounted on a path: its own routes are registered
@@ -572,6 +585,20 @@ func (a *analyzer) prefixOf(fd *ast.FuncDecl, e ast.Expr, litCall map[*ast.FuncL
 		}
 	}
 	return "", true
+}
+
+// rpcServer reports whether a handler expression is (a variable defined
+// by) a call of a registration function: a Twirp server or a connect
+// handler, whose methods its registration serves.
+func (a *analyzer) rpcServer(fd *ast.FuncDecl, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if v := a.varOf(e); v != nil {
+		if def := a.localDef(fd, v); def != nil {
+			e = ast.Unparen(def)
+		}
+	}
+	call, ok := e.(*ast.CallExpr)
+	return ok && len(a.regsOf(a.callee(call))) > 0
 }
 
 // A handlerRef is what serves a route: a function or method, a literal,
