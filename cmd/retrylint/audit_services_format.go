@@ -286,6 +286,25 @@ func writeMarkdownServices(b *strings.Builder, rep *auditReport, rows func(heade
 		return fmt.Sprintf("| **%s** | %s | %s → %s | `%s` | %s | %s | %s | `%s` | %s |\n", mdEscape(l.Worst.Text), mdEscape(l.Calls.Text), mdEscape(rep.linkFrom(l)), mdEscape(rep.linkTo(l)),
 			mdCodeText(l.Method), l.Kind, mdEscape(retriesText(l)), mdEscape(transportText(l.Transport)), mdCodeText(l.FromFunction), rep.mdPos(l.Pos))
 	}, "link")
+	notes := map[string]bool{}
+	for _, l := range rep.Links {
+		note := ""
+		switch {
+		case l.Status == linkSuppressed:
+			note = fmt.Sprintf("suppressed: `%s` at %s: %s", mdCodeText(l.Method), short(l.Pos), mdEscape(orDash(l.Suppressed.Reason)))
+		case l.Reason != "":
+			note = l.Status + ": " + mdEscape(l.Reason)
+		case l.Transport != nil:
+			note = "transport ×" + l.Transport.Factor.Text + ": " + mdEscape(l.Transport.Reason)
+		}
+		if note != "" && !notes[note] {
+			notes[note] = true
+			fmt.Fprintf(b, "- %s\n", note)
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n")
+	}
 	if c := rep.ServiceChain; c != nil {
 		fmt.Fprintf(b, "### Worst end-to-end chain\n\n%s at %s: %s\n\n", mdEscape(calls(c.Product)), mdEscape(c.Deepest), mdEscape(rep.chainHopsText(c)))
 		rows("| hop | binary | function | retries | calls | then |\n|---:|---|---|---:|---:|---|\n", len(c.Hops), func(i int) string {

@@ -28,6 +28,7 @@ const (
 
 type gNode struct {
 	ID, Label, Sub, Title, Href string
+	Font                        float64
 	X, Y, W, H                  float64
 	Stroke, Fill                string
 	Dashed, Entry               bool
@@ -190,6 +191,13 @@ func buildGraphView(rep *auditReport) *gView {
 		n.Y = gMarginY + 20 + off + float64(n.row)*gRowH
 		n.W, n.H = gNodeW, gNodeH
 	}
+	for _, n := range nodes {
+		// A long name gets a smaller font to stay in its box.
+		n.Font = 13.5
+		if l := len([]rune(n.Label)); l > 19 {
+			n.Font = math.Max(8, 13.5*19/float64(l))
+		}
+	}
 	v.Nodes = nodes
 	v.W = gMarginX*2 + float64(maxCol)*gColW + gNodeW + 40
 	v.H = gMarginY + 20 + float64(maxRows)*gRowH + 40
@@ -268,7 +276,7 @@ func edgePath(from, to *gNode) (string, float64, float64) {
 		dx := (x2 - x1) / 2
 		t := 0.5
 		if to.col-from.col > 1 {
-			t = 0.82 // past the columns it crosses
+			t = 0.9 // past the columns it crosses, before its target
 		}
 		lx, ly := bezierAt(t, x1, y1, x1+dx, y1, x2-dx, y2, x2, y2)
 		return fmt.Sprintf("M%.1f %.1f C%.1f %.1f %.1f %.1f %.1f %.1f", x1, y1, x1+dx, y1, x2-dx, y2, x2, y2), lx, ly
@@ -310,8 +318,9 @@ const servicesHTML = `{{with .Graph}}
 <svg xmlns="http://www.w3.org/2000/svg" width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="service graph" id="service-graph">
 <defs>{{range .Colors}}<marker id="arrow-{{.ID}}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="{{.Color}}"/></marker>{{end}}</defs>
 {{range .Colors}}<rect x="{{f .X}}" y="8" width="12" height="12" rx="2" fill="{{.Color}}"/><text x="{{f (add .X 17)}}" y="18" font-size="12" fill="#334155">{{.Label}}</text>
-{{end}}{{range .Edges}}<g class="edge"><title>{{.Title}}</title><path d="{{.Path}}" fill="none" stroke="{{.Color}}" stroke-width="2.2"{{if .Dashed}} stroke-dasharray="6 4"{{end}} marker-end="{{.Marker}}"/><rect x="{{f (sub .LX (half .LW))}}" y="{{f (add .LY -10)}}" width="{{f .LW}}" height="18" rx="4" fill="#fff" stroke="{{.Color}}"/><text x="{{f .LX}}" y="{{f (add .LY 3)}}" font-size="12" font-weight="700" fill="{{.Color}}" text-anchor="middle">{{.Label}}</text></g>
-{{end}}{{range .Nodes}}<a href="{{.Href}}" class="node" id="{{.ID}}"><title>{{.Title}}</title><rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" rx="8" fill="{{.Fill}}" stroke="{{.Stroke}}" stroke-width="{{if .Entry}}3{{else}}2{{end}}"{{if .Dashed}} stroke-dasharray="5 4"{{end}}/><text x="{{f (add .X 10)}}" y="{{f (add .Y 21)}}" font-size="13.5" font-weight="650" fill="#0f172a">{{.Label}}</text><text x="{{f (add .X 10)}}" y="{{f (add .Y 38)}}" font-size="11" fill="#475569">{{.Sub}}</text></a>
+{{end}}{{range .Edges}}<path d="{{.Path}}" fill="none" stroke="{{.Color}}" stroke-width="2.2"{{if .Dashed}} stroke-dasharray="6 4"{{end}} marker-end="{{.Marker}}"><title>{{.Title}}</title></path>
+{{end}}{{range .Nodes}}<a href="{{.Href}}" class="node" id="{{.ID}}"><title>{{.Title}}</title><rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" rx="8" fill="{{.Fill}}" stroke="{{.Stroke}}" stroke-width="{{if .Entry}}3{{else}}2{{end}}"{{if .Dashed}} stroke-dasharray="5 4"{{end}}/><text x="{{f (add .X 10)}}" y="{{f (add .Y 21)}}" font-size="{{f .Font}}" font-weight="650" fill="#0f172a">{{.Label}}</text><text x="{{f (add .X 10)}}" y="{{f (add .Y 38)}}" font-size="11" fill="#475569">{{.Sub}}</text></a>
+{{end}}{{range .Edges}}<g class="edge"><title>{{.Title}}</title><rect x="{{f (sub .LX (half .LW))}}" y="{{f (add .LY -10)}}" width="{{f .LW}}" height="18" rx="4" fill="#fff" stroke="{{.Color}}"/><text x="{{f .LX}}" y="{{f (add .LY 3)}}" font-size="12" font-weight="700" fill="{{.Color}}" text-anchor="middle">{{.Label}}</text></g>
 {{end}}</svg>
 </div>
 {{with $.Rep.ServiceChain}}<p><b>Worst end-to-end</b>: {{calls .Product}} at {{.Deepest}}: {{hops $.Rep .}}.</p>
