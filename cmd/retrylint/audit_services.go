@@ -275,6 +275,8 @@ func (rep *auditReport) buildServices(g *checker.Graph, amp *analysis.Analyzer) 
 			seen[k] = true
 			n.name = n.served.Name
 			switch {
+			case strings.HasPrefix(n.served.Handler, "std:"):
+				n.known, n.own = true, amplify.One()
 			case strings.HasPrefix(n.served.Handler, "lit:"):
 				if e, ok := entries[n.served.Handler]; ok {
 					n.known, n.own, n.chain, n.ends = true, e.Mult, e.Chain, e.Ends
@@ -909,7 +911,9 @@ func (gr *svcGraph) report() {
 		rep.ServiceChain = gr.chainReport(hops, m)
 	}
 	rep.ServiceDeps = gr.deps(links)
-	rep.Rollout = gr.rollout()
+	if rep.Rollout = gr.rollout(); rep.Rollout == nil {
+		rep.Rollout = []auditRolloutStep{}
+	}
 }
 
 func linkRank(l *auditLink) int {

@@ -87,6 +87,9 @@ func (a *analyzer) urlOf(fd *ast.FuncDecl, e ast.Expr, depth int) (urlInfo, bool
 		}
 		pre := prefix.String()
 		if first == 0 && pre != "" {
+			if strings.Contains(pre, "://") && strings.Count(pre, "/") < 3 {
+				return urlInfo{}, false // "http://" + host: the value is the host
+			}
 			p, ok := constPath(pre)
 			if !ok {
 				return urlInfo{}, false
@@ -99,8 +102,8 @@ func (a *analyzer) urlOf(fd *ast.FuncDecl, e ast.Expr, depth int) (urlInfo, bool
 		if i := a.paramIndex(fd, ops[last]); i >= 0 {
 			return urlInfo{path: pre, param: i}, true
 		}
-		if pre == "" {
-			return urlInfo{}, false
+		if pre == "" || pre == "/" {
+			return urlInfo{}, false // no constant segment: nothing to match
 		}
 		return urlInfo{path: pre, varTail: true, param: -1}, true
 	case *ast.CallExpr:

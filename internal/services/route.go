@@ -110,7 +110,7 @@ func parseReqPath(p string, varTail bool) (reqPath, bool) {
 		}
 		rest = strings.TrimSuffix(rest, "/")
 		if rest == "" {
-			return rp, true
+			return reqPath{}, false // "/" + value: no constant segment to match
 		}
 	}
 	rp.segs = strings.Split(rest, "/")

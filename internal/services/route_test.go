@@ -77,6 +77,7 @@ func TestReqPath(t *testing.T) {
 		{"/v1/notify?x=1", false, "/v1/notify", true},
 		{"/kv/", true, "/kv/…", true},
 		{"/kv", true, "", false}, // the value does not start a segment
+		{"/", true, "", false},   // no constant segment
 		{"v1/notify", false, "", false},
 	} {
 		p, ok := parseReqPath(c.path, c.varTail)

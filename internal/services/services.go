@@ -152,6 +152,13 @@ type Reg struct {
 	Methods []RegMethod
 	Impl    int
 	Via     string
+	// An HTTP route registration function (a router's wrapper: the
+	// TracedServeMux.Handle(pattern, handler) that calls mux.Handle):
+	// the parameter that gives the pattern, the router, the prefix of the
+	// router it registers on; Methods[0].Name is the method, if fixed.
+	PatternParam int
+	Router       string
+	Prefix       string
 }
 
 // RegisterFact marks a function that registers the implementation it is
@@ -165,6 +172,10 @@ func (*RegisterFact) AFact() {}
 func (f *RegisterFact) String() string {
 	var parts []string
 	for _, r := range f.Regs {
+		if r.Kind == HTTP {
+			parts = append(parts, r.Kind+" "+r.Router+" $"+itoa(r.PatternParam)+" $"+itoa(r.Impl))
+			continue
+		}
 		parts = append(parts, r.Kind+" "+r.Service+"$"+itoa(r.Impl))
 	}
 	return "registers(" + strings.Join(parts, ", ") + ")"
@@ -252,6 +263,10 @@ func Key(fn *types.Func) string {
 	}
 	return path + "." + fn.Name()
 }
+
+// StdKey names a handler of the standard library (http.FileServer): it
+// serves from the process and calls nothing out of it.
+func StdKey(name string) string { return "std:" + name }
 
 // LitKey names a function literal handler by its position.
 func LitKey(pos string) string { return "lit:" + pos }

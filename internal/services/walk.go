@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/amplify"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // walk visits every function: it links the calls of clients (generated
@@ -119,6 +120,10 @@ func (a *analyzer) registration(fd *ast.FuncDecl, fn *types.Func, call *ast.Call
 	}
 	for _, r := range regs {
 		if r.Impl >= len(call.Args) {
+			continue
+		}
+		if r.Kind == HTTP {
+			a.wrappedRoute(fd, fn, callee, call, r)
 			continue
 		}
 		impl := call.Args[r.Impl]
@@ -304,9 +309,19 @@ func (a *analyzer) route(fd *ast.FuncDecl, call *ast.CallExpr, litCall map[*ast.
 		}
 		return nil
 	}
+	patternParam := -1
+	afterBase := false
 	patternAt := func(i int) bool {
 		p, ok := a.str(arg(i))
 		pattern = p
+		if !ok {
+			if p, ok := a.afterBase(arg(i)); ok {
+				pattern, afterBase = p, true
+				return true
+			}
+			patternParam = a.paramIndex(fd, arg(i))
+			return patternParam >= 0
+		}
 		return ok
 	}
 	switch router {
@@ -405,7 +420,98 @@ func (a *analyzer) route(fd *ast.FuncDecl, call *ast.CallExpr, litCall map[*ast.
 		}
 		prefix = p
 	}
-	full := joinRoute(prefix, pattern)
+	if patternParam >= 0 {
+		// A router's wrapper: its callers register the routes.
+		if h := a.paramIn(fd, handler, 0); h >= 0 && len(methods) == 1 {
+			fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			a.addRegOnce(fn, Reg{Kind: HTTP, Router: router, Prefix: prefix, PatternParam: patternParam, Impl: h,
+				Methods: []RegMethod{{Name: methods[0]}}, Via: "through " + amplify.FuncName(fn)})
+		}
+		return
+	}
+	via := ""
+	if afterBase {
+		via = "after a base path that is not a constant"
+	}
+	a.addRoute(fd, call, router, methods, joinRoute(prefix, pattern), handler, via)
+}
+
+// afterBase reads a route pattern that follows a base path from a
+// variable, base + "/cart": the constant part, which starts with a slash.
+func (a *analyzer) afterBase(e ast.Expr) (string, bool) {
+	ops := flattenAdd(e)
+	if len(ops) < 2 {
+		return "", false
+	}
+	if _, ok := a.str(ops[0]); ok {
+		return "", false
+	}
+	var b strings.Builder
+	for _, op := range ops[1:] {
+		c, ok := a.str(op)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(c)
+	}
+	if p := b.String(); strings.HasPrefix(p, "/") {
+		return p, true
+	}
+	return "", false
+}
+
+// paramIn returns the index of the parameter of fd that an expression is,
+// or that a call in it (a middleware: nethttp.Middleware(tracer, h))
+// takes; -1 for none.
+func (a *analyzer) paramIn(fd *ast.FuncDecl, e ast.Expr, depth int) int {
+	if i := a.paramIndex(fd, e); i >= 0 || depth > 3 {
+		return i
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		for _, arg := range x.Args {
+			if i := a.paramIn(fd, arg, depth+1); i >= 0 {
+				return i
+			}
+		}
+	case *ast.Ident:
+		if v := a.varOf(x); v != nil {
+			if def := a.localDef(fd, v); def != nil {
+				return a.paramIn(fd, def, depth+1)
+			}
+		}
+	}
+	return -1
+}
+
+// wrappedRoute records the route a call of a router's wrapper registers.
+func (a *analyzer) wrappedRoute(fd *ast.FuncDecl, fn, callee *types.Func, call *ast.CallExpr, r Reg) {
+	if r.PatternParam >= len(call.Args) || r.Impl >= len(call.Args) || call.Ellipsis.IsValid() {
+		return
+	}
+	pattern, ok := a.str(call.Args[r.PatternParam])
+	if !ok {
+		// A wrapper of the wrapper.
+		if p := a.paramIndex(fd, call.Args[r.PatternParam]); p >= 0 {
+			if h := a.paramIn(fd, call.Args[r.Impl], 0); h >= 0 && callee.Origin() != fn {
+				w := r
+				w.PatternParam, w.Impl, w.Via = p, h, "through "+amplify.FuncName(callee)
+				a.addRegOnce(fn, w)
+			}
+		}
+		return
+	}
+	method := ""
+	if len(r.Methods) > 0 {
+		method = r.Methods[0].Name
+	}
+	a.addRoute(fd, call, r.Router, []string{method}, joinRoute(r.Prefix, pattern), call.Args[r.Impl], amplify.FuncName(callee))
+}
+
+// addRoute records the route of a registration call with a constant
+// pattern, for each method; wrapper names the router's wrapper called,
+// if any.
+func (a *analyzer) addRoute(fd *ast.FuncDecl, call *ast.CallExpr, router string, methods []string, full string, handler ast.Expr, wrapper string) {
 	if a.rpcServer(fd, handler) {
 		return // an RPC server mounted on its path: its registration stands
 	}
@@ -417,12 +523,20 @@ func (a *analyzer) route(fd *ast.FuncDecl, call *ast.CallExpr, litCall map[*ast.
 		s := Served{Kind: HTTP, Router: router, RouteMethod: m, Pattern: full, Pos: a.pos(call.Pos()), at: call.Pos()}
 		s.Method = routeText(router, m, full)
 		s.Via = router + " route " + quote(routeText(router, m, full)) + " at " + a.short(call.Pos())
+		switch {
+		case strings.HasPrefix(wrapper, "after "):
+			s.Via += " " + wrapper
+		case wrapper != "":
+			s.Via += " through " + wrapper
+		}
 		if h.via != "" {
 			s.Via += " (" + h.via + ")"
 		}
 		switch {
 		case h.fn != nil:
 			a.setHandler(&s, h.fn)
+		case h.std != "":
+			s.Handler, s.Name = StdKey(h.std), h.std+" (the standard library's)"
 		case h.lit != nil:
 			s.Handler = LitKey(a.pos(h.lit.Pos()))
 			s.Name = a.funcName(a.enclosing(h.lit.Pos())) + " (func literal)"
@@ -485,6 +599,9 @@ func (a *analyzer) gorillaChain(e ast.Expr) (string, []string, ast.Expr, bool) {
 		switch fn.Name() {
 		case "Path", "PathPrefix":
 			p, ok := a.str(call.Args[0])
+			if !ok {
+				p, ok = a.afterBase(call.Args[0])
+			}
 			if !ok || path != "" {
 				return "", nil, nil, false
 			}
@@ -607,6 +724,7 @@ type handlerRef struct {
 	fn     *types.Func
 	lit    *ast.FuncLit
 	router bool
+	std    string // a handler of the standard library: http.FileServer
 	via    string
 }
 
@@ -646,6 +764,9 @@ func (a *analyzer) handlerOf(fd *ast.FuncDecl, e ast.Expr, depth int) handlerRef
 			return a.handlerOf(fd, x.Args[0], depth+1)
 		}
 		callee := a.callee(x)
+		if callee != nil && isFuncOf(callee, "net/http", "FileServer", "FileServerFS", "NotFoundHandler", "RedirectHandler") {
+			return handlerRef{std: "http." + callee.Name()}
+		}
 		if callee != nil && isFuncOf(callee, "net/http", "StripPrefix", "TimeoutHandler", "MaxBytesHandler") && len(x.Args) > 1 {
 			h := a.handlerOf(fd, x.Args[1], depth+1)
 			if h.via == "" {
@@ -707,17 +828,57 @@ func (a *analyzer) reach() {
 				out = append(out, s)
 			}
 		}
+		// A call through an interface reaches the method of each
+		// concrete type the function builds (a constructor's result, a
+		// composite literal) that implements it: var srv server =
+		// geo.New(); srv.Run().
+		var built []types.Type
+		var viaIface []*types.Func
+		addBuilt := func(t types.Type) {
+			if t == nil || types.IsInterface(t) {
+				return
+			}
+			for _, b := range built {
+				if types.Identical(b, t) {
+					return
+				}
+			}
+			built = append(built, t)
+		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			var ref *types.Func
 			switch x := n.(type) {
 			case *ast.Ident:
 				ref, _ = a.pass.TypesInfo.Uses[x].(*types.Func)
+			case *ast.CompositeLit:
+				addBuilt(a.pass.TypesInfo.TypeOf(x))
+			case *ast.CallExpr:
+				if c := a.callee(x); c != nil && isInterfaceMethod(c) && c.Pkg() != nil && !typesx.IsStd(c.Pkg().Path()) {
+					viaIface = append(viaIface, c)
+				}
+				if c := a.callee(x); c != nil && c.Signature().Results().Len() > 0 {
+					addBuilt(c.Signature().Results().At(0).Type())
+				}
 			}
 			if ref != nil && ref.Origin() != fn && !isInterfaceMethod(ref) {
 				out = append(out, of(ref)...)
 			}
 			return true
 		})
+		for _, m := range viaIface {
+			iface, ok := m.Signature().Recv().Type().Underlying().(*types.Interface)
+			if !ok {
+				continue
+			}
+			for _, t := range built {
+				if !types.Implements(t, iface) {
+					continue
+				}
+				if impl := a.methodOf(t, m.Name()); impl != nil && impl.Origin() != fn {
+					out = append(out, of(impl)...)
+				}
+			}
+		}
 		busy[fn] = false
 		out = dedupServed(out)
 		memo[fn] = out

@@ -7,7 +7,7 @@ import (
 	"routes"
 )
 
-func main() { // want main:`serves` `binary serves /ledger.v1.Ledger/Post, /ledger.v1.Ledger/Watch, POST /v1/notify, GET /kv/{key}, /static/, /h, GET /healthz, /default$`
+func main() { // want main:`serves` `binary serves /ledger.v1.Ledger/Post, /ledger.v1.Ledger/Watch, POST /v1/notify, GET /kv/{key}, /static/, /h, /files/, GET /healthz, /default$`
 	routes.ServeMux(&routes.S{})
 	start(grpcuse.Serve)
 }

@@ -35,6 +35,8 @@ func (c *Client) Gets(ctx context.Context, id string) { // want Gets:`sends\(htt
 	c.rt.Get(c.base + "/v1/custom")                 // want `link http GET /v1/custom$`
 	http.Get(c.base + "/users/" + id + "/profile")  // a value in the middle: no link
 	http.Get(c.base)                                // no path: no link
+	http.Get("http://" + c.base)                    // the value is the host: no link
+	http.Get(c.base + "/" + strings.ToLower(id))    // no constant segment: no link
 	http.Get(id)                                    // the parameter: a send of Gets
 }
 
