@@ -592,3 +592,39 @@ func TestAuditServicesDocs(t *testing.T) {
 		t.Errorf("docs/audit.md does not show the fixture's service headlines; they are:\n%s", h)
 	}
 }
+
+// TestAuditServicesRPC: the rpc fixture has connect-go and Twirp code as
+// their generators write it: a connect client links to the connect
+// handler, a Twirp client to the Twirp server, and neither to the other.
+func TestAuditServicesRPC(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "audit", "rpc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parseSvc(t, auditRun(t, dir, 0, "-format", "json", "./..."))
+	const rpc = "example.com/rpc/cmd/"
+	var got []string
+	for _, l := range r.Links {
+		got = append(got, fmt.Sprintf("%s → %s %s %s ×%s %s", strings.TrimPrefix(l.From, rpc), strings.TrimPrefix(l.To, rpc), l.Kind, l.Method, l.Factor.Text, l.ToFunction))
+	}
+	want := []string{
+		"api → ledger-connect connect /ledger.v1.Ledger/Post ×3 main.server.Post",
+		"api → ledger-twirp twirp /ledger.v1.Ledger/Post ×2 main.(*server).Post",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("links:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, l := range r.Links {
+		ev := strings.Join(l.Evidence, " | ")
+		switch l.Kind {
+		case "connect":
+			if !strings.Contains(ev, `connect CallUnary "/ledger.v1.Ledger/Post" at ledger.connect.go:`) || !strings.Contains(ev, "ledgerv1connect.NewLedgerHandler at main.go:") {
+				t.Errorf("connect evidence: %s", ev)
+			}
+		case "twirp":
+			if !strings.Contains(ev, "twirp client method ledgerv1.(*ledger") || !strings.Contains(ev, "ledgerv1.NewLedgerServer at main.go:") {
+				t.Errorf("Twirp evidence: %s", ev)
+			}
+		}
+	}
+}

@@ -518,6 +518,12 @@ func (a *analyzer) interfaceSends() {
 			})
 		}
 	}
+	// The sends of the concrete methods, before any interface's: the
+	// result does not depend on the order the interfaces are visited in.
+	concrete := make(map[types.Object][]Send, len(a.sends))
+	for obj, ss := range a.sends {
+		concrete[obj] = ss
+	}
 	for tn, ts := range impls {
 		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumMethods() {
@@ -531,7 +537,7 @@ func (a *analyzer) interfaceSends() {
 				fn := a.methodOf(t, m.Name())
 				var ss []Send
 				if fn != nil {
-					ss = a.sends[fn]
+					ss = concrete[fn]
 				}
 				if len(ss) == 0 || j > 0 && !sameSends(ss, agreed) {
 					ok = false

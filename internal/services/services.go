@@ -283,6 +283,7 @@ type analyzer struct {
 	// connect clients: the procedure a struct field or variable holds
 	connectProcs map[types.Object]string
 	lits         map[*ast.FuncLit]bool
+	prepass      bool // walk: find registration wrappers only
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -7,13 +7,23 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/amplify"
-	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // walk visits every function: it links the calls of clients (generated
 // client methods, functions with a SendFact) and records the
-// registrations of handlers.
+// registrations of handlers. Two passes first find the functions that
+// register what their callers pass (wrappers of RegisterXServer, of a
+// router's Handle), wherever they are declared in the package.
 func (a *analyzer) walk() {
+	a.prepass = true
+	for range 2 {
+		a.walkOnce()
+	}
+	a.prepass = false
+	a.walkOnce()
+}
+
+func (a *analyzer) walkOnce() {
 	for _, fd := range a.order {
 		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		litCall := map[*ast.FuncLit]*ast.CallExpr{}
@@ -29,11 +39,13 @@ func (a *analyzer) walk() {
 					}
 				}
 				a.noteGorillaMethods(n, gorillaMethods)
-				a.linkCall(fd, n)
+				if !a.prepass {
+					a.linkCall(fd, n)
+				}
 				a.registration(fd, fn, n)
 				a.route(fd, n, litCall, gorillaMethods)
 			case *ast.SelectorExpr:
-				if !funs[n] {
+				if !funs[n] && !a.prepass {
 					a.linkMethodValue(n)
 				}
 			}
@@ -132,6 +144,9 @@ func (a *analyzer) registration(fd *ast.FuncDecl, fn *types.Func, call *ast.Call
 			w.Impl = i
 			w.Via = "through " + amplify.FuncName(callee)
 			a.addRegOnce(fn, w)
+			continue
+		}
+		if a.prepass {
 			continue
 		}
 		t := a.implType(fd, impl, 0)
@@ -429,6 +444,9 @@ func (a *analyzer) route(fd *ast.FuncDecl, call *ast.CallExpr, litCall map[*ast.
 		}
 		return
 	}
+	if a.prepass {
+		return
+	}
 	via := ""
 	if afterBase {
 		via = "after a base path that is not a constant"
@@ -499,6 +517,9 @@ func (a *analyzer) wrappedRoute(fd *ast.FuncDecl, fn, callee *types.Func, call *
 				a.addRegOnce(fn, w)
 			}
 		}
+		return
+	}
+	if a.prepass {
 		return
 	}
 	method := ""
@@ -853,7 +874,7 @@ func (a *analyzer) reach() {
 			case *ast.CompositeLit:
 				addBuilt(a.pass.TypesInfo.TypeOf(x))
 			case *ast.CallExpr:
-				if c := a.callee(x); c != nil && isInterfaceMethod(c) && c.Pkg() != nil && !typesx.IsStd(c.Pkg().Path()) {
+				if c := a.callee(x); c != nil && isInterfaceMethod(c) && c.Pkg() == a.pass.Pkg {
 					viaIface = append(viaIface, c)
 				}
 				if c := a.callee(x); c != nil && c.Signature().Results().Len() > 0 {

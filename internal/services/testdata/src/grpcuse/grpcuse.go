@@ -70,3 +70,12 @@ func ServeUnknown(s grpc.ServiceRegistrar, impl ledgerpb.LedgerServer) { // want
 func ServeDirect() { // want ServeDirect:`serves`
 	grpc.NewServer().RegisterService(&ledgerpb.Ledger_ServiceDesc, &Server{}) // want `serves /ledger.v1.Ledger/Post by grpcuse.\(\*Server\).Post` `serves /ledger.v1.Ledger/Watch by`
 }
+
+// Early calls a registration wrapper declared after it.
+func Early() { // want Early:`serves`
+	serveLate(grpc.NewServer(), &Server{}) // want `serves /ledger.v1.Ledger/Post by grpcuse.\(\*Server\).Post` `serves /ledger.v1.Ledger/Watch by`
+}
+
+func serveLate(s grpc.ServiceRegistrar, impl ledgerpb.LedgerServer) { // want serveLate:`registers\(grpc ledger.v1.Ledger\$1\)`
+	ledgerpb.RegisterLedgerServer(s, impl)
+}
