@@ -43,6 +43,14 @@ A site silenced for fixedattempts or nestedretry by a directive
 (//nolint:retrylint, //lint:ignore fixedattempts reason) is listed as
 suppressed, with its reason, and not counted.
 
+With the binaries of a monorepo in the run (main packages that register gRPC,
+connect, Twirp or HTTP handlers), the report follows a request from one
+binary into the next: the service graph, one link per call site that crosses
+a boundary, the worst end-to-end chain, the calls per request entering the
+system that each dependency receives, and the rollout order that budgets the
+deepest hop first (see docs/audit.md); -services=false audits each process
+alone.
+
 Formats (-format, a comma-separated list): text (tables, the default), json
 (see cmd/retrylint/audit.schema.json), sarif (SARIF 2.1.0, for GitHub code
 scanning), markdown (a pull-request comment, within GitHub's 65,536
@@ -52,8 +60,9 @@ one format the report goes to stdout or to -o FILE; with several, -o DIR
 writes audit.txt, audit.json, audit.sarif, audit.md, audit.html and
 audit.csv there, or one -o per format gives each its file, in order.
 
-Thresholds: -max-amplification N fails when a site or chain can send more
-than N calls per request to one dependency; an unbounded retry exceeds every
+Thresholds: -max-amplification N fails when a site or chain, or an
+end-to-end chain across services, can send more than N calls per request to
+one dependency; an unbounded retry exceeds every
 limit. A number of calls that is not known (a count from configuration, a
 retry bounded only by time) cannot be compared: when the part that is known
 already exceeds N, it fails; otherwise it counts against -max-unknown, which
