@@ -23,6 +23,7 @@ import (
 	"github.com/retrylint/retrylint/internal/fingerprint"
 	"github.com/retrylint/retrylint/internal/flagx"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/services"
 	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/passes/nestedretry"
 )
@@ -42,6 +43,14 @@ A site silenced for fixedattempts or nestedretry by a directive
 (//nolint:retrylint, //lint:ignore fixedattempts reason) is listed as
 suppressed, with its reason, and not counted.
 
+With the binaries of a monorepo in the run (main packages that register gRPC,
+connect, Twirp or HTTP handlers), the report follows a request from one
+binary into the next: the service graph, one link per call site that crosses
+a boundary, the worst end-to-end chain, the calls per request entering the
+system that each dependency receives, and the rollout order that budgets the
+deepest hop first (see docs/audit.md); -services=false audits each process
+alone.
+
 Formats (-format, a comma-separated list): text (tables, the default), json
 (see cmd/retrylint/audit.schema.json), sarif (SARIF 2.1.0, for GitHub code
 scanning), markdown (a pull-request comment, within GitHub's 65,536
@@ -51,8 +60,9 @@ one format the report goes to stdout or to -o FILE; with several, -o DIR
 writes audit.txt, audit.json, audit.sarif, audit.md, audit.html and
 audit.csv there, or one -o per format gives each its file, in order.
 
-Thresholds: -max-amplification N fails when a site or chain can send more
-than N calls per request to one dependency; an unbounded retry exceeds every
+Thresholds: -max-amplification N fails when a site or chain, or an
+end-to-end chain across services, can send more than N calls per request to
+one dependency; an unbounded retry exceeds every
 limit. A number of calls that is not known (a count from configuration, a
 retry bounded only by time) cannot be compared: when the part that is known
 already exceeds N, it fails; otherwise it counts against -max-unknown, which
@@ -117,6 +127,7 @@ type auditFlags struct {
 	linkTemplate  string
 	baseline      string
 	writeBaseline string
+	services      bool
 }
 
 // auditOut is one report to write: a format and where.
@@ -144,6 +155,7 @@ func audit(args []string) int {
 	fs.StringVar(&af.linkTemplate, "link-template", "", "link each site to this URL in the html and markdown reports: {file} (relative to the working directory), {line} and {column} are replaced, e.g. https://github.com/org/repo/blob/main/{file}#L{line}")
 	fs.StringVar(&af.baseline, "baseline", "", "do not count sites recorded in this file (written by -write-baseline) against the thresholds; they are listed as known")
 	fs.StringVar(&af.writeBaseline, "write-baseline", "", "record the sites listed in this file, for -baseline, and skip the thresholds")
+	fs.BoolVar(&af.services, "services", true, "link the calls between the binaries of the run (gRPC, connect, Twirp, HTTP) and report the service graph; false: each process alone")
 	for _, a := range shared {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
@@ -231,6 +243,9 @@ func audit(args []string) int {
 		return status
 	}
 	if t := checkThresholds(af, rep); t != 0 && status == 0 {
+		status = t
+	}
+	if t := checkServiceThreshold(af, rep); t != 0 && status == 0 {
 		status = t
 	}
 	return status
@@ -440,16 +455,21 @@ func runAudit(af *auditFlags, patterns []string, known map[string]bool, prog *pr
 	prog.count.Store(0)
 	prog.total.Store(int64(len(pkgs)))
 	prog.phase("analyzing")
+	amp := af.ampAnalyzer()
 	tick := &analysis.Analyzer{
 		Name:     "progress",
 		Doc:      "count analyzed packages",
-		Requires: []*analysis.Analyzer{amplify.Analyzer},
+		Requires: []*analysis.Analyzer{amp},
 		Run: func(*analysis.Pass) (any, error) {
 			prog.count.Add(1)
 			return nil, nil
 		},
 	}
-	graph, err := driver.Analyze([]*analysis.Analyzer{amplify.Analyzer, tick}, pkgs, af.sequential)
+	roots := []*analysis.Analyzer{amp, tick}
+	if af.services {
+		roots = append(roots, services.Analyzer) // its results, for the service graph
+	}
+	graph, err := driver.Analyze(roots, pkgs, af.sequential)
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "retrylint audit:", err)
@@ -489,6 +509,14 @@ type auditReport struct {
 	Sites        []*auditSite   `json:"sites"`
 	Chains       []auditChain   `json:"chains"`
 	Tests        auditTestFiles `json:"tests"`
+	// The service graph (audit_services.go): the binaries of the run,
+	// the calls between them, the worst end-to-end chain, the calls per
+	// request each dependency receives, and the rollout order.
+	Services     []auditService     `json:"services"`
+	Links        []auditLink        `json:"links"`
+	ServiceChain *auditServiceChain `json:"service_chain"`
+	ServiceDeps  []auditServiceDep  `json:"service_dependencies"`
+	Rollout      []auditRolloutStep `json:"rollout"`
 	root         string
 	link         string
 }
@@ -727,9 +755,10 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	// A file analyzed in a package and in its test variant is listed from
 	// the package itself (the variant sees the test files too): packages
 	// first, in the order of their IDs.
+	amp := af.ampAnalyzer()
 	var acts []*checker.Action
 	for act := range g.All() {
-		if act.IsRoot && act.Analyzer == amplify.Analyzer {
+		if act.IsRoot && act.Analyzer == amp {
 			acts = append(acts, act)
 		}
 	}
@@ -815,6 +844,7 @@ func buildReport(g *checker.Graph, pkgs []*packages.Package, notLoaded map[*pack
 	}
 	rep.Dependencies = dependencies(rep.Sites, rep.Chains)
 	rep.summarize()
+	rep.buildServices(g, amp)
 	return rep, failed
 }
 

@@ -69,6 +69,7 @@ func headlines(rep *auditReport) []headline {
 	if d := s.WorstDependency; d != nil {
 		out = append(out, headline{"worst dependency", fmt.Sprintf("%s, up to %s (%s; worst at %s)", d.Name, calls(d.Worst), plural(d.Sites, "retry site"), short(d.Pos))})
 	}
+	out = append(out, rep.serviceHeadlines()...)
 	if n := len(s.UnboundedSites); n > 0 {
 		var where []string
 		for i, u := range s.UnboundedSites {
@@ -223,6 +224,7 @@ func writeAuditText(w io.Writer, rep *auditReport) error {
 		}
 		tw.Flush()
 	}
+	writeTextServices(w, rep)
 	writeTextChains(w, "NESTING CHAINS (calls per request at the deepest dependency, outermost site first)", rep.Chains)
 	writeTextSites(w, "RETRY SITES (worst first)", rep.Sites)
 	if len(rep.Tests.Sites) > 0 {
@@ -369,6 +371,7 @@ func writeAuditMarkdown(w io.Writer, rep *auditReport, maxSites, limit int) erro
 	if len(rep.Dependencies) == 0 {
 		b.WriteString("No retry site.\n\n")
 	}
+	writeMarkdownServices(&b, rep, rows)
 	b.WriteString("### Nesting chains\n\n")
 	if len(rep.Chains) == 0 {
 		b.WriteString("No retry site reaches another.\n\n")
@@ -485,7 +488,7 @@ func writeAuditSARIF(w io.Writer, rep *auditReport) error {
 			Version:         version,
 			SemanticVersion: semver,
 			InformationURI:  "https://github.com/retrylint/retrylint",
-			Rules: []sarifRule{
+			Rules: append([]sarifRule{
 				{
 					ID:                   ruleChain,
 					Name:                 "NestedRetryChain",
@@ -504,7 +507,7 @@ func writeAuditSARIF(w io.Writer, rep *auditReport) error {
 					HelpURI:              "https://pkg.go.dev/github.com/retrylint/retrylint/passes/fixedattempts",
 					DefaultConfiguration: map[string]string{"level": "note"},
 				},
-			},
+			}, rep.serviceRules()...),
 		}},
 		Results:            []auditSarifResult{},
 		OriginalURIBaseIDs: map[string]sarifArtifactLoc{"SRCROOT": {URI: "file://" + filepath.ToSlash(rep.root) + "/"}},
@@ -538,6 +541,7 @@ func writeAuditSARIF(w io.Writer, rep *auditReport) error {
 			run.Results = append(run.Results, rep.sarifResult(ruleSite, 1, level, msg, s.Pos, s.Fingerprint, s, lines))
 		}
 	}
+	run.Results = append(run.Results, rep.sarifServices(2, lines)...)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(auditSarifLog{

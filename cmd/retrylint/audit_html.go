@@ -231,6 +231,7 @@ type htmlPage struct {
 	Summary   string
 	Headlines []headline
 	Chart     *chartData
+	Graph     *gView
 	Shown     int
 	Filters   struct{ Deps, Kinds, Bounds, Pkgs, Statuses []htmlOption }
 	Script    template.JS
@@ -319,7 +320,7 @@ func options(values map[string]bool, label func(string) string) []htmlOption {
 // n chains.
 func writeAuditHTML(w io.Writer, rep *auditReport, n int) error {
 	page := htmlPage{
-		Rep: rep, Summary: summaryLine(rep), Headlines: headlines(rep), Chart: buildChart(rep, n),
+		Rep: rep, Summary: summaryLine(rep), Headlines: headlines(rep), Chart: buildChart(rep, n), Graph: buildGraphView(rep),
 		Script: template.JS(htmlScript),
 		CSP:    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + htmlScriptHash,
 	}
@@ -464,7 +465,7 @@ table.sites td { overflow: hidden; }
 <div class="card wide{{if .Rep.Summary.WorstSite}} bad{{end}}"><div class="n">{{with .Rep.Summary.WorstSite}}{{calls .Total}}{{else}}none{{end}}</div><div class="l">worst site</div>{{with .Rep.Summary.WorstSite}}<div class="fn"><code>{{brk .Function}}</code> · <a href="{{url ($.Rep.FileLinkOf .Pos)}}"><code>{{brk (short .Pos)}}</code></a> · {{.Dependency}}</div>{{end}}</div>
 <div class="card wide{{if .Rep.Summary.WorstChain}} bad{{end}}"><div class="n">{{with .Rep.Summary.WorstChain}}{{calls .Product}}{{else}}no nesting{{end}}</div><div class="l">worst chain</div>{{with .Rep.Summary.WorstChain}}<div class="fn"><code>{{brk .Function}}</code> · <a href="{{url ($.Rep.FileLinkOf .Pos)}}"><code>{{brk (short .Pos)}}</code></a>{{with .Deepest}} · at {{.}}{{end}}</div>{{end}}</div>
 </div>
-
+{{template "services" .}}
 <h2>Worst chains</h2>
 {{with .Chart}}
 <p class="note">Calls one request can send to the deepest dependency when it fails. Each colored segment is one retry layer; on this logarithmic scale the counted segments add up to the product (3 × 3 × 3 = 27). Right of the axis, layers whose number of attempts is not a count: <b>?</b> a count that is not a constant, <b>time</b> retries until a deadline, <b>∞</b> retries without bound. A ≥ marks a chain whose attempts reach code the analysis cannot follow (an interface, a function value, recursion).</p>

@@ -33,8 +33,13 @@
 // function that configures them: their attempts happen where the client is
 // used, which is not visible statically.
 //
+// Calls that leave the process (a generated client of another service, an
+// HTTP request to one) are ends when a required analyzer's result says so
+// (a Linker): see ends.go.
+//
 // The analyzer reports nothing. It exports an AmpFact for every function
-// whose multiplier is more than one call (or not a count), and returns a
+// whose multiplier is more than one call (or not a count), an EndsFact for
+// every function that reaches a call out of the process, and returns a
 // *Result listing each retry site of the package with what it reaches.
 package amplify
 
@@ -63,15 +68,17 @@ import (
 var Analyzer = New(retrysite.Analyzer)
 
 // New returns an amplification analyzer that requires the retry-site
-// analyzer site (retrysite.Analyzer, or one made by retrysite.New).
-func New(site *analysis.Analyzer) *analysis.Analyzer {
+// analyzer site (retrysite.Analyzer, or one made by retrysite.New), and
+// the analyzers more; a result of one of them that implements Linker says
+// which calls leave the process (see ends.go).
+func New(site *analysis.Analyzer, more ...*analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       "amplify",
 		Doc:        "compute worst-case retry amplification along call chains",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/amplify",
-		Requires:   []*analysis.Analyzer{site},
+		Requires:   append([]*analysis.Analyzer{site}, more...),
 		ResultType: reflect.TypeFor[*Result](),
-		FactTypes:  []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact)},
+		FactTypes:  []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact), new(EndsFact)},
 		Run:        run,
 	}
 }
@@ -130,6 +137,9 @@ func (f *AmpFact) String() string {
 // Result lists the retry sites of a package with what they reach.
 type Result struct {
 	Sites []*SiteAmp // in source order
+	// Entries are the linker's entry literals with their multipliers and
+	// ends, in source order (none without a Linker).
+	Entries []EntryValue
 }
 
 // SiteAmp is one retry site with its amplification.
@@ -155,17 +165,19 @@ type SiteAmp struct {
 // Nested reports whether an attempt of the site reaches another retry site.
 func (s *SiteAmp) Nested() bool { return len(s.Chain) > 1 }
 
-// value is a multiplier with the chain that produces it.
+// value is a multiplier with the chain that produces it, and the calls
+// out of the process that the code reaches (see ends.go).
 type value struct {
 	m     Mult
 	chain []Step
+	ends  []End
 }
 
 func (v value) worse(w value) bool { return v.m.Worse(w.m) }
 
 // times returns step's factor nested around v.
 func times(step Step, v value) value {
-	return value{m: step.Factor.Times(v.m), chain: append([]Step{step}, v.chain...)}
+	return value{m: step.Factor.Times(v.m), chain: append([]Step{step}, v.chain...), ends: timesEnds(step, v.ends)}
 }
 
 type funcState uint8
@@ -186,6 +198,7 @@ type computer struct {
 	amps   map[*retrysite.Site]*SiteAmp
 	byNode map[*ast.CallExpr]*retrysite.Site // helper and library calls that are sites
 	later  map[*types.Func][]int             // laterParams, memoized
+	linker Linker                            // nil: every call stays in the process
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -208,6 +221,7 @@ func run(pass *analysis.Pass) (any, error) {
 		amps:   map[*retrysite.Site]*SiteAmp{},
 		byNode: map[*ast.CallExpr]*retrysite.Site{},
 		later:  map[*types.Func][]int{},
+		linker: linkerOf(pass.ResultOf),
 	}
 	var order []*types.Func
 	for _, f := range pass.Files {
@@ -229,8 +243,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	// Fast path: no retry site here and none reachable through imports.
-	if len(sites.List) == 0 && !hasAmpFacts(pass) {
+	// Fast path: no retry site here and none reachable through imports,
+	// and no call out of the process.
+	if len(sites.List) == 0 && !hasAmpFacts(pass) && (c.linker == nil || !c.linker.Any()) {
 		return res, nil
 	}
 	for _, s := range c.sites {
@@ -242,6 +257,9 @@ func run(pass *analysis.Pass) (any, error) {
 		v := c.funcValue(fn)
 		if v.m.Interesting() {
 			pass.ExportObjectFact(fn, &AmpFact{Mult: v.m, Chain: v.chain})
+		}
+		if len(v.ends) > 0 {
+			pass.ExportObjectFact(fn, &EndsFact{Ends: v.ends})
 		}
 	}
 	// Sites outside any function declaration (package-level initialisers).
@@ -259,6 +277,11 @@ func run(pass *analysis.Pass) (any, error) {
 			res.Sites = append(res.Sites, a)
 		}
 	}
+	var fds []*ast.FuncDecl
+	for _, fn := range order {
+		fds = append(fds, c.decls[fn])
+	}
+	res.Entries = c.entries(fds)
 	return res, nil
 }
 
@@ -273,10 +296,12 @@ func hasFuncParam(fn *types.Func) bool {
 	return false
 }
 
-// hasAmpFacts reports whether some imported function has an AmpFact.
+// hasAmpFacts reports whether some imported function has an AmpFact or
+// an EndsFact.
 func hasAmpFacts(pass *analysis.Pass) bool {
 	for _, f := range pass.AllObjectFacts() {
-		if _, ok := f.Fact.(*AmpFact); ok {
+		switch f.Fact.(type) {
+		case *AmpFact, *EndsFact:
 			return true
 		}
 	}
@@ -380,26 +405,34 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 		r.parent = innermost(r.site.Node.Pos(), i)
 	}
 	det := c.findDetached(roots, sites)
+	name := c.funcName(fd)
 	top := value{m: One()}
+	// scopeEnds are the ends of the scope: every region's, not only the
+	// worst value's; detached ends are kept as they are found.
+	var scopeEnds []End
 	// add records v, found at pos, in region at (-1: the scope), unless
-	// pos lies in work the region starts but does not do.
+	// pos lies in work the region starts but does not do: then only its
+	// ends are kept, detached.
 	add := func(at int, pos token.Pos, v value) {
 		regionPos := token.NoPos
 		if at >= 0 {
 			regionPos = regions[at].site.Node.Pos()
 		}
 		if det.cuts(pos, regionPos) {
+			scopeEnds = mergeEnds(scopeEnds, detachEnds(v.ends))
 			return
 		}
 		if at < 0 {
 			if v.worse(top) {
 				top = v
 			}
+			scopeEnds = mergeEnds(scopeEnds, v.ends)
 			return
 		}
 		if v.worse(regions[at].best) {
-			regions[at].best = v
+			regions[at].best = value{m: v.m, chain: v.chain, ends: regions[at].best.ends}
 		}
+		regions[at].best.ends = mergeEnds(regions[at].best.ends, v.ends)
 	}
 	for _, root := range roots {
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -411,9 +444,14 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 				return true // the site accounts for its operation
 			}
 			if det.calls[call] {
-				return true // a goroutine started here: not a call of the scope
+				// A goroutine started here: not a call of the scope; what
+				// it sends out of the process is detached.
+				if v, ok := c.callValue(call, name); ok && len(v.ends) > 0 {
+					scopeEnds = mergeEnds(scopeEnds, detachEnds(v.ends))
+				}
+				return true
 			}
-			if v, ok := c.callValue(call); ok {
+			if v, ok := c.callValue(call, name); ok {
 				add(innermost(call.Pos(), -1), call.Pos(), v)
 			}
 			return true
@@ -425,7 +463,7 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 		if s.Body != nil || s.Op == nil {
 			continue
 		}
-		add(i, s.Node.Pos(), c.opValue(s.Op))
+		add(i, s.Node.Pos(), c.opValue(s.Op, name))
 	}
 	// Fold the regions bottom up: the innermost first.
 	idx := make([]int, len(regions))
@@ -454,9 +492,10 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 			// Not a step of a chain: what it reaches passes through.
 			add(r.parent, r.site.Node.Pos(), r.best)
 		default:
-			add(r.parent, r.site.Node.Pos(), value{m: amp.Total, chain: amp.Chain})
+			add(r.parent, r.site.Node.Pos(), value{m: amp.Total, chain: amp.Chain, ends: timesEnds(amp.Step, r.best.ends)})
 		}
 	}
+	top.ends = scopeEnds
 	return top
 }
 
@@ -487,9 +526,13 @@ func (c *computer) siteAmp(fd *ast.FuncDecl, s *retrysite.Site, inner value) *Si
 	return amp
 }
 
-// callValue returns the multiplier of one call: the callee's, or an open
+// callValue returns the multiplier of one call in the function named fn:
+// the callee's, one call out of the process for a linked call, or an open
 // one for an unknown callee whose result carries an error.
-func (c *computer) callValue(call *ast.CallExpr) (value, bool) {
+func (c *computer) callValue(call *ast.CallExpr, fn string) (value, bool) {
+	if ends, ok := c.linkEnds(call, fn); ok {
+		return value{m: One(), ends: ends}, true
+	}
 	switch typeutil.Callee(c.pass.TypesInfo, call).(type) {
 	case *types.Func:
 	case nil:
@@ -502,14 +545,14 @@ func (c *computer) callValue(call *ast.CallExpr) (value, bool) {
 	default: // a function-valued variable or field
 		return c.unknownCall(call)
 	}
-	fn := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if isInterfaceMethod(fn) {
-		if fn.Pkg() != nil && typesx.IsStd(fn.Pkg().Path()) {
+	callee := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if isInterfaceMethod(callee) {
+		if callee.Pkg() != nil && typesx.IsStd(callee.Pkg().Path()) {
 			return value{}, false
 		}
 		return c.unknownCall(call)
 	}
-	return c.funcRef(fn), true
+	return c.funcRef(callee), true
 }
 
 // unknownCall returns an open multiplier for a call whose callee is not
@@ -527,16 +570,25 @@ func (c *computer) funcRef(fn *types.Func) value {
 	if fn.Pkg() == c.pass.Pkg {
 		return c.funcValue(fn)
 	}
+	v := value{m: One()}
 	var f AmpFact
 	if c.pass.ImportObjectFact(fn, &f) {
-		return value{m: f.Mult, chain: f.Chain}
+		v = value{m: f.Mult, chain: f.Chain}
 	}
-	return value{m: One()}
+	var ef EndsFact
+	if c.pass.ImportObjectFact(fn, &ef) {
+		v.ends = ef.Ends
+	}
+	return v
 }
 
-// opValue returns the multiplier of an operation passed by name: a method
-// value or a function; anything else is an unknown callee.
-func (c *computer) opValue(op ast.Expr) value {
+// opValue returns the multiplier of an operation passed by name, in the
+// function named fn: a method value or a function, linked or not; anything
+// else is an unknown callee.
+func (c *computer) opValue(op ast.Expr, fn string) value {
+	if ends, ok := c.linkEnds(op, fn); ok {
+		return value{m: One(), ends: ends}
+	}
 	var id *ast.Ident
 	switch e := ast.Unparen(op).(type) {
 	case *ast.Ident:
