@@ -108,6 +108,13 @@ type Entry struct {
 	// asked in (retryablehttp's CheckRetry).
 	CountField  string
 	GuardFields []string
+	// BackoffField is the field of a client (the value the call makes, or
+	// the literal) that sets its backoff: retryablehttp's Backoff.
+	BackoffField string
+	// BackoffNote says, for messages, what the default backoff is when it
+	// has no jitter: "retryablehttp.NewClient backs off with DefaultBackoff,
+	// which has no jitter".
+	BackoffNote string
 	// Hook names the library hook a budget fix goes through: HookPermanent,
 	// HookRetryIf, HookThrottling, HookQuota, HookCheckRetry or
 	// HookCondition; "" when the API has none.
@@ -216,6 +223,9 @@ type Library struct {
 	// Jitter says, by name, which of the library's functions, function
 	// values and types wait with or without jitter.
 	Jitter map[string]Jitter
+	// JitterHint says, for messages about a backoff of the library made
+	// without jitter, how to add it: "wrap it in WithJitter".
+	JitterHint string
 	// Delays says, by the same names, how the waits of those that make
 	// a backoff value (or are one) change between attempts: FixedDelay
 	// for a constant wait, GrowingDelay for a growing one.

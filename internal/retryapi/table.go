@@ -139,7 +139,8 @@ var librariesTable = []*Library{
 		Paths:   []string{"github.com/avast/retry-go/v5"},
 		Options: retryGoOptions, Jitter: retryGoJitter, Delays: retryGoDelays},
 	{Name: GoRetry, Project: ProjectGoRetry,
-		Paths: []string{"github.com/sethvargo/go-retry"},
+		Paths:      []string{"github.com/sethvargo/go-retry"},
+		JitterHint: "wrap it in WithJitter or WithJitterPercent",
 		Jitter: map[string]Jitter{
 			"NewExponential":     NoJitter,
 			"NewConstant":        NoJitter,
@@ -165,6 +166,11 @@ var librariesTable = []*Library{
 			"DefaultBackoff":               NoJitter,
 			"LinearJitterBackoff":          Jittered,
 			"RateLimitLinearJitterBackoff": Jittered,
+		},
+		Delays: map[string]Delay{
+			"DefaultBackoff":               GrowingDelay,
+			"LinearJitterBackoff":          GrowingDelay,
+			"RateLimitLinearJitterBackoff": GrowingDelay,
 		}},
 	{Name: Resty, Project: ProjectResty,
 		Paths: []string{"github.com/go-resty/resty/v2", "resty.dev/v3"}},
@@ -247,25 +253,28 @@ func buildEntries() []*Entry {
 		}
 		add(Entry{Name: "github.com/sethvargo/go-retry." + name, Library: GoRetry, API: "retry." + name, Form: RetryingCall,
 			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry, Backoff: wait,
-			Default: Bound{Kind: Unbounded, Note: "until the context ends"}})
+			BackoffNote: "retry." + name + " backs off without jitter",
+			Default:     Bound{Kind: Unbounded, Note: "until the context ends"}})
 	}
 
 	const rh = "github.com/hashicorp/go-retryablehttp"
 	add(Entry{Name: rh + ".NewClient", Library: RetryableHTTP, API: "retryablehttp.NewClient", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Kind: BoundCount, N: 5, Note: "RetryMax 4 by default"},
-		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry", "Backoff"}, Hook: HookCheckRetry})
+		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry", "Backoff"}, Hook: HookCheckRetry,
+		BackoffField: "Backoff", BackoffNote: "retryablehttp.NewClient backs off with DefaultBackoff, which has no jitter"})
 	for _, name := range []string{"Get", "Head", "Post", "PostForm"} {
 		add(Entry{Name: rh + "." + name, Library: RetryableHTTP, API: "retryablehttp." + name, Form: RetryingCall,
 			Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay}, Sends: true,
-			Default: Bound{Kind: BoundCount, N: 5, Note: "the default client's RetryMax 4"}})
+			BackoffNote: "retryablehttp." + name + " uses the default client, whose DefaultBackoff has no jitter",
+			Default:     Bound{Kind: BoundCount, N: 5, Note: "the default client's RetryMax 4"}})
 	}
 	// A literal &retryablehttp.Client{...}: its zero RetryMax makes one
 	// attempt, so the default is one.
 	add(Entry{Name: RetryableClient, Library: RetryableHTTP, API: "retryablehttp.Client", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Kind: BoundCount, N: 1},
-		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}})
+		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}, BackoffField: "Backoff"})
 
 	for _, p := range named0(Resty).Paths {
 		for _, recv := range []string{"Client", "Request"} {

@@ -336,3 +336,7 @@ func (a *Definer) sleepHelper(fn *types.Func) (aware, ok bool) {
 	}
 	return a.host.SleepHelper(fn)
 }
+
+// DurationArg returns the one argument of call of type time.Duration and
+// its index, or nil.
+func (a *Definer) DurationArg(call *ast.CallExpr) (ast.Expr, int) { return a.durationArg(call) }

@@ -252,9 +252,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 	if e.ExemptEval != "" {
 		s.Exempt = exemptEvals[e.ExemptEval](a, s)
 	}
-	if b, ok := a.libraryBackoff(call, e); ok {
-		s.Backoff = b
-	}
+	a.setBackoff(cur, s, e)
 	if e.Eval != "" {
 		return evals[e.Eval](a, s, cur, call)
 	}
@@ -676,6 +674,7 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 	s := &Site{Kind: Library, Node: lit, Pos: lit.Pos(), Func: astx.EnclosingFunc(cur), API: e.API, Entry: e, Guard: g}
 	s.Bound = a.definer.CountBound(max, -1, false)
 	s.Backoff = Backoff{Delay: Delay(e.Backoff.Delay), Jitter: e.Backoff.Jitter}
+	a.setBackoff(cur, s, e)
 	return s
 }
 

@@ -255,7 +255,14 @@ type Site struct {
 	Entry   *retryapi.Entry
 	Bound   Bound
 	Backoff Backoff
-	Guard   *Guard // nil when no budget guards the retries
+	// BackoffAt is where the code sets a library site's backoff (the
+	// constructor, the option, the literal, the field assignment, or the
+	// call when the library's default stands and nothing can change it),
+	// and BackoffNote says what it is, in words; nil and "" when the code
+	// does not say, or for other sites.
+	BackoffAt   ast.Node
+	BackoffNote string
+	Guard       *Guard // nil when no budget guards the retries
 	// Exempt, when not empty, says why the site is no outage risk (a
 	// retry of optimistic-concurrency conflicts only, or a condition that
 	// admits no transient failure); passes that judge load skip it.

@@ -44,3 +44,13 @@ func BoolConst(info *types.Info, e ast.Expr) (value, ok bool) {
 	}
 	return constant.BoolVal(tv.Value), true
 }
+
+// AllDigits reports whether s is a non-empty string of decimal digits.
+func AllDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

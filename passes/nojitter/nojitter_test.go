@@ -13,7 +13,7 @@ import (
 
 func TestNoJitter(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, nojitter.Analyzer, "loops", "negative", "delayuse", "libs", "libsneg")
+	analysistest.Run(t, dir, nojitter.Analyzer, "loops", "negative", "delayuse", "libs", "libsneg", "libshapes")
 }
 
 func TestFixes(t *testing.T) {

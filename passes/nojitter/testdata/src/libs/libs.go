@@ -74,7 +74,7 @@ func retryGo5() error {
 }
 
 func goRetryPlain(ctx context.Context) error {
-	b := retry.NewExponential(100 * time.Millisecond) // want `retry.NewExponential is not wrapped in WithJitter or WithJitterPercent, so it backs off without jitter`
+	b := retry.NewExponential(100 * time.Millisecond) // want `retry.NewExponential backs off without jitter \(wrap it in WithJitter or WithJitterPercent\)`
 	b = retry.WithMaxRetries(5, b)
 	return retry.Do(ctx, b, func(ctx context.Context) error { return retry.RetryableError(call()) })
 }
