@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/inherit"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -288,32 +289,6 @@ func (c *computer) refersTo(e ast.Expr, vars map[types.Object]bool) bool {
 	return false
 }
 
-// stdLater lists standard-library functions and methods that keep a
-// function argument for later, by "pkg.Func" or "pkg.Type.Method", with
-// the argument's index.
-var stdLater = map[string]int{
-	"time.AfterFunc":                     1,
-	"context.AfterFunc":                  1,
-	"net/http.HandleFunc":                1,
-	"net/http.Handle":                    1,
-	"net/http.ServeMux.HandleFunc":       1,
-	"net/http.ServeMux.Handle":           1,
-	"net/http.Server.RegisterOnShutdown": 0,
-	"runtime.SetFinalizer":               1,
-	"runtime.AddCleanup":                 1,
-	"sync.OnceFunc":                      0,
-	"sync.OnceValue":                     0,
-	"sync.OnceValues":                    0,
-	"testing.common.Cleanup":             0,
-}
-
-// goroutineAPIs start their function argument as a goroutine.
-var goroutineAPIs = map[string]int{
-	"sync.WaitGroup.Go":                      0,
-	"golang.org/x/sync/errgroup.Group.Go":    0,
-	"golang.org/x/sync/errgroup.Group.TryGo": 0,
-}
-
 // callbackParams returns the indices of a call's arguments that the
 // callee keeps for later, and of those it starts as goroutines.
 func (c *computer) callbackParams(call *ast.CallExpr) (later, goroutine []int) {
@@ -321,11 +296,10 @@ func (c *computer) callbackParams(call *ast.CallExpr) (later, goroutine []int) {
 	if !ok || fn.Pkg() == nil {
 		return nil, nil
 	}
-	key := funcKey(fn)
-	if i, ok := goroutineAPIs[key]; ok {
+	switch i, kind, ok := inherit.CallbackOf(fn); {
+	case ok && kind == inherit.Goroutine:
 		return nil, []int{i}
-	}
-	if i, ok := stdLater[key]; ok {
+	case ok && (kind == inherit.After || kind == inherit.Handler):
 		return []int{i}, nil
 	}
 	fn = fn.Origin()
@@ -376,24 +350,6 @@ func registration(name string) bool {
 	return false
 }
 
-// funcKey names a function as the tables do: "pkg/path.Func" or
-// "pkg/path.Type.Method".
-func funcKey(fn *types.Func) string {
-	path := fn.Pkg().Path()
-	recv := fn.Signature().Recv()
-	if recv == nil {
-		return path + "." + fn.Name()
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return path + "." + n.Obj().Name() + "." + fn.Name()
-	}
-	return path + "." + fn.Name()
-}
-
 // isHandler reports whether a function literal has the shape of an HTTP
 // handler: it runs per request of its own, not when it is passed.
 func (c *computer) isHandler(lit *ast.FuncLit) bool {
@@ -410,11 +366,7 @@ func (c *computer) isHandler(lit *ast.FuncLit) bool {
 	case 2:
 		return typesx.IsNamed(p.At(0).Type(), "net/http", "ResponseWriter") && typesx.IsNamedPtr(p.At(1).Type(), "net/http", "Request")
 	case 1:
-		t := p.At(0).Type()
-		return typesx.IsNamedPtr(t, "github.com/gin-gonic/gin", "Context") ||
-			typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") ||
-			typesx.IsNamedPtr(t, "github.com/gofiber/fiber/v2", "Ctx") ||
-			typesx.IsNamed(t, "github.com/gofiber/fiber/v3", "Ctx")
+		return inherit.IsFrameworkContext(p.At(0).Type())
 	}
 	return false
 }

@@ -179,23 +179,56 @@ func kindOf(t types.Type) Kind {
 	if IsContext(t) {
 		return Context
 	}
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		switch e := ptr.Elem(); {
-		case typesx.IsNamed(e, "net/http", "Request"):
-			return Request
-		case typesx.IsNamed(e, "github.com/gin-gonic/gin", "Context"):
-			return Gin
-		case typesx.IsNamed(e, "github.com/gofiber/fiber/v2", "Ctx"):
-			return Fiber
-		}
+	if typesx.IsNamedPtr(t, "net/http", "Request") {
+		return Request
 	}
-	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
-		return Echo
+	if k := FrameworkKind(t); k != 0 {
+		return k
 	}
 	if HasContextMethod(t) {
 		return Method
 	}
 	return 0
+}
+
+// frameworks are the web frameworks' request contexts: the one table of
+// them, which this package, freshtimeout and the amplification analysis
+// read. kind is Method for a context that its Context method returns.
+var frameworks = []struct {
+	path, name string
+	ptr        bool // the handler is given a pointer to the type
+	kind       Kind
+}{
+	{"github.com/gin-gonic/gin", "Context", true, Gin},
+	{"github.com/labstack/echo/v4", "Context", false, Echo},
+	{"github.com/gofiber/fiber/v2", "Ctx", true, Fiber},
+	{"github.com/gofiber/fiber/v3", "Ctx", false, Method},
+}
+
+// FrameworkKind returns the kind of a web framework's request context
+// type as its handlers are given it (*gin.Context, echo.Context,
+// *fiber.Ctx), or 0 for any other type.
+func FrameworkKind(t types.Type) Kind {
+	for _, f := range frameworks {
+		if f.ptr && typesx.IsNamedPtr(t, f.path, f.name) || !f.ptr && typesx.IsNamed(t, f.path, f.name) {
+			if f.kind == Method && !HasContextMethod(t) {
+				continue
+			}
+			return f.kind
+		}
+	}
+	return 0
+}
+
+// IsFrameworkContext reports whether t is a web framework's request
+// context as its handlers are given it.
+func IsFrameworkContext(t types.Type) bool {
+	for _, f := range frameworks {
+		if f.ptr && typesx.IsNamedPtr(t, f.path, f.name) || !f.ptr && typesx.IsNamed(t, f.path, f.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasContextMethod reports whether t has a method Context()
@@ -323,27 +356,70 @@ func LocalVar(info *types.Info, e ast.Expr) *types.Var {
 	return v
 }
 
-// later are the functions that keep a function argument to run it after
-// the caller may have returned, or once for many callers.
-var later = map[string]bool{
-	"context.AfterFunc":                              true,
-	"time.AfterFunc":                                 true,
-	"runtime.SetFinalizer":                           true,
-	"runtime.AddCleanup":                             true,
-	"(*testing.common).Cleanup":                      true,
-	"(testing.TB).Cleanup":                           true,
-	"(*net/http.Server).RegisterOnShutdown":          true,
-	"(*sync.Once).Do":                                true,
-	"sync.OnceFunc":                                  true,
-	"sync.OnceValue":                                 true,
-	"sync.OnceValues":                                true,
-	"(*golang.org/x/sync/singleflight.Group).Do":     true,
-	"(*golang.org/x/sync/singleflight.Group).DoChan": true,
+// A Callback says how a function runs the function it is given.
+type Callback uint8
+
+const (
+	// After: it keeps the function to run it after the caller may have
+	// returned (time.AfterFunc, t.Cleanup, a handler registered on a mux).
+	After Callback = iota + 1
+	// Shared: it runs it once for many callers (sync.Once.Do,
+	// singleflight): not the caller's own work.
+	Shared
+	// Goroutine: it starts it as a goroutine (errgroup.Go, WaitGroup.Go).
+	Goroutine
+	// Handler: it registers it to serve requests (http.HandleFunc): it
+	// runs later, for requests of its own, with their contexts.
+	Handler
+)
+
+// callbacks is the one table of the functions that run a function
+// argument other than in their caller's flow, keyed as typesx.FuncKey
+// keys them, with the argument's index.
+var callbacks = map[string]struct {
+	arg  int
+	kind Callback
+}{
+	"time.AfterFunc":                              {1, After},
+	"context.AfterFunc":                           {1, After},
+	"runtime.SetFinalizer":                        {1, After},
+	"runtime.AddCleanup":                          {1, After},
+	"testing.common.Cleanup":                      {0, After},
+	"testing.TB.Cleanup":                          {0, After},
+	"net/http.Server.RegisterOnShutdown":          {0, After},
+	"net/http.HandleFunc":                         {1, Handler},
+	"net/http.Handle":                             {1, Handler},
+	"net/http.ServeMux.HandleFunc":                {1, Handler},
+	"net/http.ServeMux.Handle":                    {1, Handler},
+	"sync.OnceFunc":                               {0, After},
+	"sync.OnceValue":                              {0, After},
+	"sync.OnceValues":                             {0, After},
+	"sync.Once.Do":                                {0, Shared},
+	"golang.org/x/sync/singleflight.Group.Do":     {1, Shared},
+	"golang.org/x/sync/singleflight.Group.DoChan": {1, Shared},
+	"sync.WaitGroup.Go":                           {0, Goroutine},
+	"golang.org/x/sync/errgroup.Group.Go":         {0, Goroutine},
+	"golang.org/x/sync/errgroup.Group.TryGo":      {0, Goroutine},
+}
+
+// CallbackOf returns how fn runs a function argument, and its index, when
+// the table lists fn.
+func CallbackOf(fn *types.Func) (arg int, kind Callback, ok bool) {
+	if fn == nil || fn.Pkg() == nil {
+		return 0, 0, false
+	}
+	c, ok := callbacks[typesx.FuncKey(fn)]
+	return c.arg, c.kind, ok
 }
 
 // RunsLater reports whether call hands its function arguments to
-// something that runs them later (the functions of later).
+// something that runs them after the caller may have returned, or once
+// for many callers.
 func RunsLater(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	return ok && later[fn.Origin().FullName()]
+	if !ok {
+		return false
+	}
+	_, kind, ok := CallbackOf(fn)
+	return ok && (kind == After || kind == Shared)
 }

@@ -107,3 +107,26 @@ func IsStd(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return stdRoots[first]
 }
+
+// FuncKey names a function or method as the tables of this project key
+// them: "path.Func", or "path.Type.Method" for a method (of the type or
+// of a pointer to it), with the vendor prefix and type arguments removed.
+func FuncKey(fn *types.Func) string {
+	fn = fn.Origin()
+	path := ""
+	if fn.Pkg() != nil {
+		path = TrimVendor(fn.Pkg().Path())
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return path + "." + fn.Name()
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return path + "." + n.Obj().Name() + "." + fn.Name()
+	}
+	return path + "." + fn.Name()
+}

@@ -192,17 +192,15 @@ func (c *checker) classifyParam(t types.Type) (paramKind, bool) {
 	if c.isContextType(t) {
 		return kindContext, true
 	}
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		switch {
-		case typesx.IsNamed(ptr.Elem(), "net/http", "Request"):
-			return kindRequest, true
-		case typesx.IsNamed(ptr.Elem(), "github.com/gin-gonic/gin", "Context"):
-			return kindGin, true
-		case typesx.IsNamed(ptr.Elem(), "github.com/gofiber/fiber/v2", "Ctx"):
-			return kindFiber, true
-		}
+	if typesx.IsNamedPtr(t, "net/http", "Request") {
+		return kindRequest, true
 	}
-	if typesx.IsNamed(t, "github.com/labstack/echo/v4", "Context") {
+	switch inherit.FrameworkKind(t) {
+	case inherit.Gin:
+		return kindGin, true
+	case inherit.Fiber:
+		return kindFiber, true
+	case inherit.Echo:
 		return kindEcho, true
 	}
 	if inherit.HasContextMethod(t) {
