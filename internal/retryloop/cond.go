@@ -444,7 +444,16 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	if want && onErr && (isConflictName(name) || fn != nil && f.a.conflictPredicate(fn, 0)) {
 		st.conflict = true
 	}
-	pol := namePolarity(name, def)
+	if onErr && !onValue && f.a.knownPolarity(fn) == -1 {
+		// Its body (or its fact) says it holds for a nil error and no
+		// other: a nil test of the error.
+		for _, x := range args {
+			if f.valueOf(x, st) == bAttempt && typesx.IsError(typeOf(f.a, x)) {
+				return f.nilTest(x, st, want)
+			}
+		}
+	}
+	pol := f.a.polarity(fn, name, def)
 	if pol == 0 && f.argsNameRetry(args) {
 		// HasStatusCode(resp, retryOptions.StatusCodes...): a test of the
 		// answer against the retry configuration holds for what is retried.
@@ -860,4 +869,184 @@ func (a *Definer) conflictPredicate(fn *types.Func, depth int) bool {
 		return ok
 	})
 	return ok && found
+}
+
+// bodyPolarity infers, from its body, what a boolean function of the
+// package says of the error or the response it is given: -1 when it
+// holds for success (a nil error, a 2xx status), +1 when it holds for a
+// failure status (a 5xx or 429, or every failure), 0 when the body does
+// not tell (a predicate that holds for some errors may call them
+// retryable or fatal: its name decides, under # Heuristics). The body is
+// read when it is a list of if statements that return, and a final
+// return, over the parameter compared with nil or its status compared
+// with constants; it is evaluated at a nil and a non-nil error, or at
+// the statuses 200, 404, 429 and 503.
+func (a *Definer) bodyPolarity(fn *types.Func) int {
+	fd := a.host.Decl(fn)
+	sig := fn.Signature()
+	if fd == nil || fd.Body == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return 0
+	}
+	p := sig.Params().At(0)
+	type world struct {
+		nilErr bool
+		status int64
+	}
+	isErr := typesx.IsError(p.Type())
+	var worlds []world
+	if isErr {
+		worlds = []world{{nilErr: true}, {nilErr: false}}
+	} else {
+		worlds = []world{{status: 200}, {status: 404}, {status: 429}, {status: 503}}
+	}
+	// eval returns the value of e in w: 1 true, 0 false, -1 unknown.
+	var eval func(e ast.Expr, w world) int
+	status := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && isStatusName(sel.Sel.Name) && a.objOf(sel.X) == p
+	}
+	eval = func(e ast.Expr, w world) int {
+		e = ast.Unparen(e)
+		if v, ok := a.boolConst(e); ok {
+			return map[bool]int{true: 1, false: 0}[v]
+		}
+		switch x := e.(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				if v := eval(x.X, w); v >= 0 {
+					return 1 - v
+				}
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LAND, token.LOR:
+				l, r := eval(x.X, w), eval(x.Y, w)
+				if x.Op == token.LAND {
+					switch {
+					case l == 0 || r == 0:
+						return 0
+					case l == 1 && r == 1:
+						return 1
+					}
+				} else {
+					switch {
+					case l == 1 || r == 1:
+						return 1
+					case l == 0 && r == 0:
+						return 0
+					}
+				}
+				return -1
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if isErr && (a.objOf(x.X) == p && a.isNil(x.Y) || a.objOf(x.Y) == p && a.isNil(x.X)) {
+					eq := w.nilErr
+					if x.Op == token.NEQ {
+						eq = !eq
+					} else if x.Op != token.EQL {
+						return -1
+					}
+					return map[bool]int{true: 1, false: 0}[eq]
+				}
+				if !isErr {
+					l, r, op := x.X, x.Y, x.Op
+					if status(r) {
+						l, r, op = r, l, flip(op)
+					}
+					if c, ok := a.intConst(r); ok && status(l) {
+						return map[bool]int{true: 1, false: 0}[compareInts(w.status, op, c)]
+					}
+				}
+			}
+		}
+		return -1
+	}
+	// run evaluates the body in w.
+	run := func(w world) int {
+		for _, st := range fd.Body.List {
+			switch s := st.(type) {
+			case *ast.IfStmt:
+				if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 {
+					return -1
+				}
+				ret, ok := s.Body.List[0].(*ast.ReturnStmt)
+				if !ok || len(ret.Results) != 1 {
+					return -1
+				}
+				switch eval(s.Cond, w) {
+				case 1:
+					return eval(ret.Results[0], w)
+				case -1:
+					return -1
+				}
+			case *ast.ReturnStmt:
+				if len(s.Results) != 1 {
+					return -1
+				}
+				return eval(s.Results[0], w)
+			default:
+				return -1
+			}
+		}
+		return -1
+	}
+	var got []int
+	for _, w := range worlds {
+		v := run(w)
+		if v < 0 {
+			return 0
+		}
+		got = append(got, v)
+	}
+	if isErr {
+		if got[0] == 1 && got[1] == 0 {
+			return -1 // true for a nil error: it says the attempt succeeded
+		}
+		return 0
+	}
+	ok200, fail := got[0] == 1, got[2] == 1 || got[3] == 1
+	switch {
+	case ok200 && got[3] == 0:
+		return -1
+	case !ok200 && fail:
+		return +1
+	}
+	return 0
+}
+
+// polarity says what a predicate of the attempt's outcome means: from the
+// body of a function of the package, or another package's fact
+// (PolarityFact, made the same way), else from its name (namePolarity).
+func (a *Definer) polarity(fn *types.Func, name string, def int) int {
+	if p := a.knownPolarity(fn); p != 0 {
+		return p
+	}
+	return namePolarity(name, def)
+}
+
+// knownPolarity is what a function's body or fact says it holds for, 0
+// when neither says.
+func (a *Definer) knownPolarity(fn *types.Func) int {
+	switch {
+	case fn == nil:
+		return 0
+	case fn.Pkg() == a.pass.Pkg:
+		return a.Polarity(fn)
+	}
+	p, _ := a.host.Polarity(fn)
+	return p
+}
+
+// Polarity returns, for a boolean function of the package, what its body
+// says it holds for (see bodyPolarity), memoized.
+func (a *Definer) Polarity(fn *types.Func) int {
+	fn = fn.Origin()
+	if p, ok := a.polarities[fn]; ok {
+		return p
+	}
+	if a.polarities == nil {
+		a.polarities = map[*types.Func]int{}
+	}
+	p := a.bodyPolarity(fn)
+	a.polarities[fn] = p
+	return p
 }

@@ -152,6 +152,10 @@ type Host interface {
 	// only computes and waits, of this package or, by a fact, of
 	// another), and whether cancellation interrupts every wait it makes.
 	SleepHelper(fn *types.Func) (aware, ok bool)
+	// Polarity returns what a boolean function of another package holds
+	// for (a PolarityFact): -1 success, +1 a failure; ok is false without
+	// a fact.
+	Polarity(fn *types.Func) (p int, ok bool)
 }
 
 // A Definer decides the retry loops of one package.
@@ -163,6 +167,8 @@ type Definer struct {
 	cfgs   map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
 	params map[types.Object]int  // the parameters of the package's functions, by index; built on first use
 	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
+
+	polarities map[*types.Func]int // Polarity, memoized
 }
 
 // New returns the definer of the pass's package. env says what the

@@ -126,3 +126,11 @@ func (h loopHost) Reassigned(v *types.Var) bool      { return h.a.reassigned(v) 
 func (h loopHost) Decl(fn *types.Func) *ast.FuncDecl { return h.a.declOf(fn) }
 
 func (h loopHost) SleepHelper(fn *types.Func) (aware, ok bool) { return h.a.sleepers.of(fn) }
+
+func (h loopHost) Polarity(fn *types.Func) (int, bool) {
+	var f PolarityFact
+	if !h.a.pass.ImportObjectFact(fn, &f) {
+		return 0, false
+	}
+	return f.Holds, true
+}

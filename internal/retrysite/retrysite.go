@@ -84,7 +84,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
-		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact), new(SleepFact)},
+		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact), new(SleepFact), new(PolarityFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -409,6 +409,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.definer = retryloop.New(pass, loopHost{a}, a.durEnv())
 	a.sleepers = newSleepers(a)
 	a.sleepers.export()
+	a.exportPolarityFacts()
 	a.exportGuardFacts()
 	a.exportDelayFacts()
 	a.findLoops()
@@ -430,3 +431,40 @@ func toSet(names []string) map[string]bool {
 // Vars returns what the package does with each of its variables and
 // fields (internal/varindex): the index the analysis read them with.
 func (s *Sites) Vars() *varindex.Index { return s.a.vars }
+
+// PolarityFact marks a boolean function of one error or response whose
+// body says what it holds for: Holds is -1 for success (a nil error, a
+// 2xx status), +1 for a failure status. The retry-loop definition reads
+// it for a predicate of the attempt's outcome, before its name.
+type PolarityFact struct {
+	Holds int
+}
+
+func (*PolarityFact) AFact() {}
+
+func (f *PolarityFact) String() string {
+	if f.Holds < 0 {
+		return "holds(success)"
+	}
+	return "holds(failure)"
+}
+
+// exportPolarityFacts exports a PolarityFact for every boolean function
+// of the package whose body says what it holds for.
+func (a *analyzer) exportPolarityFacts() {
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok || fn.Signature().Params().Len() != 1 || fn.Signature().Results().Len() != 1 {
+				continue
+			}
+			if p := a.definer.Polarity(fn); p != 0 {
+				a.pass.ExportObjectFact(fn, &PolarityFact{Holds: p})
+			}
+		}
+	}
+}

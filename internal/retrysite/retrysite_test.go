@@ -62,7 +62,7 @@ func describe(s *retrysite.Site) string {
 
 func TestSites(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
+	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse", "polarityuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
 }
 
 // TestBackoff asserts the wait between attempts: each shape beside its
@@ -74,7 +74,7 @@ func TestBackoff(t *testing.T) {
 
 func TestHelperFacts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, retrysite.Analyzer, "helpers", "delays", "sleepers", "sleepuse")
+	analysistest.Run(t, dir, retrysite.Analyzer, "helpers", "delays", "sleepers", "sleepuse", "polarity")
 }
 
 // between reports the calls of time.Sleep and note that a retry loop's
