@@ -146,6 +146,10 @@ func SetKey(req *http.Request, key string) { req.Header.Set("Idempotency-Key", k
 // mustNot never returns (a fact of the control-flow analysis).
 func mustNot(msg string) { panic("pay: " + msg) }
 
+// Settled holds for a nil error (a polarity fact of the retry-site
+// analysis).
+func Settled(err error) bool { return err == nil }
+
 // Allow asks the budget: a budget check of its own.
 func Allow() bool { return payBudget.TryRetry() }
 

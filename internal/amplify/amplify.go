@@ -72,13 +72,17 @@ var Analyzer = New(retrysite.Analyzer)
 // the analyzers more; a result of one of them that implements Linker says
 // which calls leave the process (see ends.go).
 func New(site *analysis.Analyzer, more ...*analysis.Analyzer) *analysis.Analyzer {
+	facts := []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact)}
+	if len(more) > 0 {
+		facts = append(facts, new(EndsFact)) // only a linker makes ends
+	}
 	return &analysis.Analyzer{
 		Name:       "amplify",
 		Doc:        "compute worst-case retry amplification along call chains",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/amplify",
 		Requires:   append([]*analysis.Analyzer{site}, more...),
 		ResultType: reflect.TypeFor[*Result](),
-		FactTypes:  []analysis.Fact{new(AmpFact), new(LaterFact), new(analyzedFact), new(EndsFact)},
+		FactTypes:  facts,
 		Run:        run,
 	}
 }
