@@ -85,7 +85,82 @@
 // call: a counter made by the function itself is no budget. A path that
 // skips the check (x != nil && !x.Allow(): x is nil) or goes on after a
 // refusal (the refusal only skips the wait) is not guarded. A loop whose
-// failures all first passed a test for a concurrency conflict is exempt.
+// failures all first passed a test for a concurrency conflict is exempt,
+// and so is one whose failures that go round are all interrupted or
+// blocked system calls (EINTR, EAGAIN): the call is made again, it is not
+// retried against a failing dependency.
+//
+// A loop that reads again once after a local repair is no retry loop:
+// every failing path that reaches the attempt again sets a flag
+// (repaired = true) that a test on the way out leaves on, and calls
+// something else that can fail (the repair); the second attempt is of a
+// repaired state, and there is no third (oneTimeRepair).
+//
+// # Limits
+//
+// The definition explores paths, so it bounds its work; past a bound it
+// stays silent rather than guess (precision first), and a test in this
+// package's testdata sits at each bound:
+//   - maxCandidates (16): the calls of a body tried as the attempt, in
+//     source order after the cheap ones are set aside; a retried call past
+//     the sixteenth candidate is not found, and the loop is no retry loop.
+//   - maxFlowNodes (4000): the states one candidate's flow explores (a
+//     block and what the path knows); a flow cut short is no retry, so a
+//     loop whose paths cannot be followed to their end is no retry loop.
+//   - maxBlockStates (24): the states kept apart at one block; past it, a
+//     path's tracked variables are forgotten (unknown), which loses
+//     precision (a condition on them keeps both outcomes) but not paths.
+//   - maxSlots (12): the variables one flow tracks; more are unknown.
+//   - depth bounds on conditions (8 levels of &&, ||, !), on predicates
+//     read through helpers (4), on conflict predicates (3) and on values
+//     read through variables (8): deeper ones are unknown.
+//
+// # Heuristics
+//
+// A name is a last resort: each rule below is used where the code gives
+// no type or fact to go by (a function of another package without facts,
+// a variable whose value is made elsewhere), and each says where it is.
+//   - A verdict's polarity (retry, err := try(); ok := ...): by the
+//     verdict's name, or its result's name, when it has no body to read
+//     (namePolarity, cond.go): names with success, done, ok, ready, ...
+//     say success; names with retr, again, transient, temporar, fail,
+//     err, ... say a retry is wanted. A boolean function of the package
+//     (or one with a PolarityFact) is read by its body first.
+//   - A predicate of the attempt's error or answer: the same name rule,
+//     after its body or fact (bodyPolarity); a predicate whose argument's
+//     name or type speaks of retries (HasStatusCode(resp, retryCodes...))
+//     holds for what is retried (argsNameRetry).
+//   - Concurrency conflicts: a predicate or an error whose name says
+//     conflict or serialization (isConflictName), beside the SQLSTATE
+//     codes (conflictCodes) and bodies that compare with them
+//     (conflictPredicate).
+//   - Failover: a range over a list whose name, element name or element
+//     type's name ends in an endpoint word (host, addr, server, broker,
+//     endpoint, url, node, peer, replica, seed, ... : endpointWords in
+//     sameop.go): the list's type says nothing of what it holds.
+//   - The failed part of the work (toRetry, failed: failedPart and
+//     lengthTest): a list made from the attempt's answer whose name says
+//     retry or fail holds what is retried.
+//   - A response's status: a field or method named StatusCode, Status or
+//     Code of integer type (isStatusName), for clients' own response
+//     types.
+//   - A sleep function of another package: a function of a context and a
+//     duration whose name says sleep, wait, pause, delay or backoff
+//     (durkind's isSleepName); functions of the package are read by body
+//     (waitsInside, sleep helpers).
+//   - Budgets: a method with a boolean or error result on a named type
+//     whose name is one of -retrysite.budget-methods (TryRetry, Allow,
+//     ...; internal/retrysite), for checks of other packages; a function
+//     of the package that asks one is read by its body (GuardFact).
+//   - Error packages: a package named errors, xerrors, multierr,
+//     multierror or errwrap makes and wraps errors (retrysite's
+//     errorPackage): its error results are no attempt.
+//   - gRPC stubs: pb.NewXClient(conn), a function named New...Client of
+//     one grpc.ClientConn, stands for the connection (retrysite's
+//     dependency model).
+//   - Logging in a fix's refusal path: a call whose name starts with
+//     Print, Log, Debug, Info, Warn or Trace is harmless
+//     (fixedattempts' isLog).
 package retryloop
 
 import (
