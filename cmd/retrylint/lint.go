@@ -14,7 +14,9 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/retrylint/retrylint/internal/driver"
+	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/suppress"
+	"github.com/retrylint/retrylint/passes/fixedattempts"
 )
 
 // lintFlags are the flags of the lint mode, compatible with x/tools'
@@ -254,6 +256,7 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 			return 1
 		}
 		fmt.Fprintln(os.Stderr, "retrylint: "+res.Summary(lf.diff))
+		budgetModuleHint(res.Remaining)
 		if exit == 0 && len(res.Remaining) > 0 {
 			exit = 3 // findings are left, as without -fix
 		}
@@ -274,6 +277,7 @@ func lint(lf *lintFlags, passes []*analysis.Analyzer, patterns []string) int {
 	if err := driver.PrintText(os.Stderr, findings, cwd, lf.context); err != nil {
 		return 1
 	}
+	budgetModuleHint(findings)
 	switch {
 	case exit != 0:
 		return exit
@@ -314,4 +318,24 @@ func writeHeapProfile(file string) {
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 		fmt.Fprintln(os.Stderr, "retrylint: -memprofile:", err)
 	}
+}
+
+// budgetModuleHint says once, after the findings, how to get the fixes
+// that add a retry budget, when some findings have none because no budget
+// is in scope and the budget package may not be imported.
+func budgetModuleHint(fs []*driver.Finding) {
+	n := 0
+	for _, f := range driver.Unique(fs) {
+		for _, r := range f.Diag.Related {
+			if r.Message == fixedattempts.NoBudgetInScope {
+				n++
+				break
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "retrylint: %s no fix because no retry budget is in scope: go get %s, then run with -fixedattempts.budget-module for fixes that add one\n",
+		map[bool]string{true: "1 finding has", false: fmt.Sprint(n) + " findings have"}[n == 1], retryapi.BudgetPath)
 }

@@ -35,6 +35,8 @@ func TestLoadErrors(t *testing.T) {
 		"missing/a.go:3:8: no required module provides package example.com/nosuch/x; to add it: go get example.com/nosuch/x",
 		"p/p.go:14:2: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
 		"p/p.go:15:13: \tattempt made here",
+		"p/p.go:14:2: \tno fix: no retry budget of this dependency is in scope",
+		"retrylint: 1 finding has no fix because no retry budget is in scope: go get github.com/retrylint/retrylint/budget, then run with -fixedattempts.budget-module for fixes that add one",
 	}
 	got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	if len(got) != len(want) {

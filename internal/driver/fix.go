@@ -226,14 +226,21 @@ func edits(f *Finding) int {
 }
 
 // apply applies non-overlapping edits to src, in the order of their
-// offsets; an insertion at the start of a replacement goes before it.
+// offsets; an insertion at the start of a replacement goes before it, and
+// insertions at one offset go in the order of their text.
 func apply(src []byte, edits []edit) ([]byte, error) {
 	sorted := append([]edit(nil), edits...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].start != sorted[j].start {
 			return sorted[i].start < sorted[j].start
 		}
-		return sorted[i].end < sorted[j].end
+		if sorted[i].end != sorted[j].end {
+			return sorted[i].end < sorted[j].end
+		}
+		// Two insertions at one offset (two fixes' declarations after
+		// the imports): by their text, so that the result does not
+		// depend on the order the fixes were taken in.
+		return sorted[i].start == sorted[i].end && sorted[i].text < sorted[j].text
 	})
 	var out bytes.Buffer
 	last := 0

@@ -77,6 +77,32 @@ var importAliases = map[string]struct {
 	"math/rand":    {"mrand", false},
 }
 
+// AddDecl returns the edit that adds a package-level declaration to file:
+// before its first declaration that is not an import (and that
+// declaration's doc comment), or at its end. The place is apart from
+// where imports are added, so that a fix that adds both (a budget and its
+// package) gives the same file under every driver.
+func AddDecl(file *ast.File, decl string) analysis.TextEdit {
+	for _, d := range file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			continue
+		}
+		at := d.Pos()
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Doc != nil {
+				at = d.Doc.Pos()
+			}
+		case *ast.FuncDecl:
+			if d.Doc != nil {
+				at = d.Doc.Pos()
+			}
+		}
+		return analysis.TextEdit{Pos: at, End: at, NewText: []byte(decl + "\n\n")}
+	}
+	return analysis.TextEdit{Pos: file.FileEnd, End: file.FileEnd, NewText: []byte("\n" + decl + "\n")}
+}
+
 // importEdit returns the edit that adds the import spec of path to file.
 func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis.TextEdit {
 	var gd *ast.GenDecl
@@ -91,7 +117,8 @@ func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis
 		at := file.Name.End()
 		return analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}
 	case !gd.Lparen.IsValid():
-		return analysis.TextEdit{Pos: gd.End(), End: gd.End(), NewText: []byte("\nimport " + spec)}
+		// import "fmt": a declaration of its own before it.
+		return analysis.TextEdit{Pos: gd.Pos(), End: gd.Pos(), NewText: []byte("import " + spec + "\n")}
 	case len(gd.Specs) == 0:
 		return analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + spec + "\n")}
 	}

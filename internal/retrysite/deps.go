@@ -168,7 +168,9 @@ func (a *analyzer) definingCall(v *types.Var) *ast.CallExpr {
 
 // hostDep identifies the host of a URL expression: a constant URL's host,
 // or the field or variable its text starts with (s.baseURL + "/charge").
-func (a *analyzer) hostDep(e ast.Expr) Dep {
+func (a *analyzer) hostDep(e ast.Expr) Dep { return a.hostDepAt(e, 0) }
+
+func (a *analyzer) hostDepAt(e ast.Expr, depth int) Dep {
 	if s, ok := a.stringConst(e); ok {
 		u, err := url.Parse(s)
 		if err != nil {
@@ -180,7 +182,7 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 	switch x := e.(type) {
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD {
-			return a.hostDep(x.X)
+			return a.hostDepAt(x.X, depth)
 		}
 	case *ast.SelectorExpr:
 		if _, ok := a.pass.TypesInfo.Selections[x]; ok {
@@ -190,19 +192,28 @@ func (a *analyzer) hostDep(e ast.Expr) Dep {
 			return varDep(v)
 		}
 	case *ast.Ident:
-		if v, ok := a.pass.TypesInfo.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok || v.Pkg() == nil {
+			break
+		}
+		if v.Parent() == v.Pkg().Scope() {
 			return varDep(v)
+		}
+		// A local that only ever holds one URL (u := s.baseURL +
+		// "/stock/" + id): that URL's host.
+		if def := a.vars.Once(v); def != nil && depth < 4 {
+			return a.hostDepAt(def, depth+1)
 		}
 	case *ast.CallExpr:
 		// u.String(), where u, err := url.Parse(s.endpoint): the host is
 		// the parsed string's.
 		if in := a.parsedURL(x); in != nil {
-			return a.hostDep(in)
+			return a.hostDepAt(in, depth)
 		}
 		// fmt.Sprintf("%s/charge", s.baseURL)
 		if fn := a.callee(x); fn != nil && typesx.PkgPath(fn) == "fmt" && fn.Name() == "Sprintf" && len(x.Args) >= 2 {
 			if f, ok := a.stringConst(x.Args[0]); ok && strings.HasPrefix(f, "%s") {
-				return a.hostDep(x.Args[1])
+				return a.hostDepAt(x.Args[1], depth)
 			}
 			if f, ok := a.stringConst(x.Args[0]); ok {
 				if u, err := url.Parse(f); err == nil && u.Host != "" && !strings.Contains(u.Host, "%") {

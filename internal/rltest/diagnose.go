@@ -48,7 +48,8 @@ func FixedTree(t *testing.T, dir string) string {
 type Diag struct {
 	Posn    string // file:line, the file relative to the tree's src
 	Message string
-	Fix     bool // it offers a suggested fix
+	Fix     bool     // it offers a suggested fix
+	Related []string // the messages of its related information
 }
 
 func (d Diag) String() string { return d.Posn + ": " + d.Message }
@@ -93,7 +94,11 @@ func Diagnostics(t *testing.T, dir string, a *analysis.Analyzer, pkgs ...string)
 			if err != nil {
 				rel = p.Filename
 			}
-			out = append(out, Diag{Posn: fmt.Sprintf("%s:%d", filepath.ToSlash(rel), p.Line), Message: d.Message, Fix: len(d.SuggestedFixes) > 0})
+			var related []string
+			for _, r := range d.Related {
+				related = append(related, r.Message)
+			}
+			out = append(out, Diag{Posn: fmt.Sprintf("%s:%d", filepath.ToSlash(rel), p.Line), Message: d.Message, Fix: len(d.SuggestedFixes) > 0, Related: related})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })

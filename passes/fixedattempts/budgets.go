@@ -48,6 +48,44 @@ type fixer struct {
 	needs         []*need
 	deps          *retrysite.Deps // the package's dependency model
 	helpers       map[*retrysite.Site]*helperFix
+	// why says, for a site that gets no fix, why: the related line of its
+	// finding.
+	why map[*retrysite.Site]string
+}
+
+// NoBudgetInScope is the related line of a finding that has no fix
+// because no retry budget of its dependency is in scope and the fix may
+// not import the budget package (-budget-module): the command says once
+// per run how to enable those fixes.
+const NoBudgetInScope = "no fix: no retry budget of this dependency is in scope"
+
+// Why a finding has no fix, in the words of its related line.
+const (
+	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
+	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"
+	whyNoBudget = NoBudgetInScope
+	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is exported, named by an interface, or a caller's dependency is not known)"
+	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
+	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
+	whyFailover = "no fix: a budget in front of healthy endpoints would refuse the failover that keeps a request alive; budget the retries of the request around it instead"
+)
+
+// decline records why a site gets no fix, and returns no fix.
+func (f *fixer) decline(s *retrysite.Site, why string) *analysis.SuggestedFix {
+	if _, ok := f.why[s]; !ok {
+		f.why[s] = why
+	}
+	return nil
+}
+
+// budgetWhy is why a site whose dependency is known has no budget to
+// guard it with: none in scope and none the fix may add, or one the fix
+// may not name where the site is.
+func (f *fixer) budgetWhy() string {
+	if !f.canImport {
+		return whyNoBudget
+	}
+	return whyReach
 }
 
 // need is a place where a fix names the budget of a dependency: a loop,
@@ -95,6 +133,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		picks:     map[types.Object]map[string]bool{},
 		news:      map[string]*newBudget{},
 		helpers:   map[*retrysite.Site]*helperFix{},
+		why:       map[*retrysite.Site]string{},
 		deps:      retrysite.Of(pass).Deps(),
 	}
 	for _, s := range sites {
@@ -524,19 +563,13 @@ func (f *fixer) ref(n *need) (budgetRef, bool) {
 		return budgetRef{}, false
 	}
 	prefix, edits := fixutil.AddImport(f.pass, nb.file, retryapi.BudgetPath, nb.file.Package)
-	end := nb.file.Name.End()
-	for _, d := range nb.file.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			end = gd.End()
-		}
-	}
 	var decl string
 	if nb.registry {
-		decl = fmt.Sprintf("\n\n// %s holds one retry budget per %s: each value is a dependency of its own.\nvar %s = %s.NewRegistry()", nb.name, nb.dep.Name, nb.name, prefix)
+		decl = fmt.Sprintf("// %s holds one retry budget per %s: each value is a dependency of its own.\nvar %s = %s.NewRegistry()", nb.name, nb.dep.Name, nb.name, prefix)
 	} else {
-		decl = fmt.Sprintf("\n\n// %s limits the retries to %s to a share of its requests.\nvar %s = %s.New()", nb.name, nb.dep.Name, nb.name, prefix)
+		decl = fmt.Sprintf("// %s limits the retries to %s to a share of its requests.\nvar %s = %s.New()", nb.name, nb.dep.Name, nb.name, prefix)
 	}
-	edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(decl)})
+	edits = append(edits, fixutil.AddDecl(nb.file, decl))
 	r := budgetRef{expr: nb.name, edits: edits, message: "Guard the retries with a new retry budget " + nb.name}
 	if nb.registry {
 		r.expr = nb.name + ".For(" + render(f.pass, n.sel) + ")"

@@ -114,12 +114,22 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	case b.Param != "" && s.Helper != nil:
 		note = " (its parameter " + b.Param + ")"
 	}
+	failover := s.Loop != nil && s.Loop.List != nil
 	switch b.Kind {
 	case retrysite.BoundCount:
 		cat = catCount
-		if b.N > 0 {
+		switch {
+		case failover:
+			// Each endpoint gets one attempt: what multiplies is what
+			// they share, when all of them fail.
+			n := b.Expr
+			if b.N > 0 {
+				n = fmt.Sprint(b.N)
+			}
+			msg = fmt.Sprintf("%s tries each of the %s endpoints of %s in turn, with no %s: when all fail, one request makes %s calls", subject, n, types.ExprString(s.Loop.List), lacks, n)
+		case b.N > 0:
 			msg = fmt.Sprintf("%s makes up to %d attempts%s with no %s: a failing dependency gets %d× its load", subject, b.N, note, lacks, b.N)
-		} else {
+		default:
 			msg = fmt.Sprintf("%s makes up to %s attempts%s with no %s: a failing dependency gets that many times its load", subject, b.Expr, note, lacks)
 		}
 	case retrysite.BoundTime:
@@ -159,6 +169,8 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	}
 	if fix := suggest(pass, fx, s); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	} else if why := fx.why[s]; why != "" {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.Pos, End: siteEnd(s), Message: why})
 	}
 	suppress.Report(pass, d)
 }
@@ -245,19 +257,22 @@ func quotaFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.
 // loopfix.go for where the guard goes and what a refusal does, budgets.go
 // for which budget).
 func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
+	if s.Loop != nil && s.Loop.List != nil {
+		return f.decline(s, whyFailover)
+	}
 	plan := planLoop(f.pass, file, s)
 	if plan == nil {
-		return nil
+		return f.decline(s, whyNoPlace)
 	}
 	var ref budgetRef
 	var edits []analysis.TextEdit
 	if h := f.helpers[s]; h != nil {
 		if h.param == "" {
-			return nil
+			return f.decline(s, whyHelper)
 		}
 		he, ok := f.helperEdits(file, h)
 		if !ok {
-			return nil
+			return f.decline(s, whyHelper)
 		}
 		edits = append(edits, he...)
 		ref = budgetRef{expr: h.param, message: "Give the retry helper a budget parameter, filled by each caller with its dependency's budget"}
@@ -269,11 +284,11 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 			}
 		}
 		if n == nil {
-			return nil
+			return f.decline(s, whyDep)
 		}
 		var ok bool
 		if ref, ok = f.ref(n); !ok {
-			return nil
+			return f.decline(s, f.budgetWhy())
 		}
 		edits = append(edits, ref.edits...)
 	}
@@ -282,7 +297,7 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	}
 	guard, ok := plan.render(f.pass, file, s, ref.expr)
 	if !ok {
-		return nil
+		return f.decline(s, whyGuard)
 	}
 	edits = append(edits, guard...)
 	loopStart := s.Node.Pos()

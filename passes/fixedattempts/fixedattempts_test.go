@@ -89,5 +89,14 @@ func TestNoFix(t *testing.T) {
 		if d.Fix {
 			t.Errorf("%s: offers a fix", d)
 		}
+		why := 0
+		for _, r := range d.Related {
+			if strings.HasPrefix(r, "no fix: ") {
+				why++
+			}
+		}
+		if why != 1 {
+			t.Errorf("%s: %d related lines say why there is no fix, want 1: %q", d, why, d.Related)
+		}
 	}
 }

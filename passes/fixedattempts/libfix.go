@@ -55,18 +55,53 @@ func (f *fixer) libraryNeed(file *ast.File, s *retrysite.Site) *need {
 // operation is fixed through (retryapi.HookPermanent when the operation
 // is a function literal, retryapi.HookRetryIf), or "" for none.
 func libraryHook(s *retrysite.Site) string {
-	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Body == nil {
+	if _, ok := s.Node.(*ast.CallExpr); !ok || len(s.Attempts) == 0 {
 		return ""
 	}
 	switch h := hook(s); h {
 	case retryapi.HookPermanent:
-		if _, ok := ast.Unparen(s.Op).(*ast.FuncLit); ok {
-			return h
+		if s.Op != nil {
+			return h // a literal the fix edits, or an operation it wraps
 		}
 	case retryapi.HookRetryIf:
-		return h
+		if s.Body != nil {
+			return h
+		}
 	}
 	return ""
+}
+
+// opLit returns the function literal of a library site's operation: the
+// operation itself, or the literal a local variable used only there holds
+// (op := func() error {...}; backoff.Retry(op, b)); nil for another
+// operation (a method value, a function, a parameter).
+func (f *fixer) opLit(s *retrysite.Site) *ast.FuncLit {
+	switch x := ast.Unparen(s.Op).(type) {
+	case *ast.FuncLit:
+		return x
+	case *ast.Ident:
+		v, ok := f.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return nil
+		}
+		lit, ok := ast.Unparen(retrysite.Of(f.pass).Vars().Once(v)).(*ast.FuncLit)
+		if !ok || len(f.uses(v)) != 1 {
+			return nil
+		}
+		return lit
+	}
+	return nil
+}
+
+// uses returns the identifiers that use v in the package.
+func (f *fixer) uses(v types.Object) []*ast.Ident {
+	var out []*ast.Ident
+	for id, o := range f.pass.TypesInfo.Uses {
+		if o == v {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // libraryFix fixes a library site through its hook.
@@ -78,7 +113,10 @@ func (f *fixer) libraryFix(file *ast.File, s *retrysite.Site) *analysis.Suggeste
 		}
 	}
 	if n == nil {
-		return nil
+		if libraryHook(s) == "" {
+			return f.decline(s, noHookWhy(s))
+		}
+		return f.decline(s, whyDep)
 	}
 	call := s.Node.(*ast.CallExpr)
 	stmt := enclosingStmt(astx.FuncBody(s.Func), call)
@@ -100,19 +138,23 @@ func (f *fixer) libraryFix(file *ast.File, s *retrysite.Site) *analysis.Suggeste
 	}
 	ref, ok := f.ref(n)
 	if !ok {
-		return nil
+		return f.decline(s, f.budgetWhy())
 	}
 	var hook []analysis.TextEdit
 	switch libraryHook(s) {
 	case retryapi.HookPermanent:
-		hook, ok = f.permanentEdits(file, s.Op.(*ast.FuncLit), pkg.Name, ref.expr)
+		if lit := f.opLit(s); lit != nil {
+			hook, ok = f.permanentEdits(file, lit, pkg.Name, ref.expr)
+		} else {
+			hook, ok = f.wrapEdits(file, s.Op, pkg.Name, ref.expr)
+		}
 	case retryapi.HookRetryIf:
 		hook, ok = f.retryIfEdits(call, pkg.Name, ref.expr)
 	default:
 		ok = false
 	}
 	if !ok {
-		return nil
+		return f.decline(s, "no fix: "+s.API+"'s hook cannot be reached where the call is (options passed as a slice, or a retry condition computed once by a call)")
 	}
 	edits := append(append([]analysis.TextEdit(nil), ref.edits...), hook...)
 	indent := fixutil.Indent(f.pass, file, stmt.Pos())
@@ -261,4 +303,92 @@ func sortEdits(edits []analysis.TextEdit) {
 			edits[j], edits[j-1] = edits[j-1], edits[j]
 		}
 	}
+}
+
+// noHookWhy says why a library site has no fix: the library has no hook
+// through which a budget can refuse a retry, or the operation is one the
+// fix cannot wrap.
+func noHookWhy(s *retrysite.Site) string {
+	if hook(s) == "" {
+		return "no fix: " + s.API + " has no hook through which a budget can refuse a retry; guard the operation with a budget check of its own, or use a client with a retry budget (budget/retry's Do)"
+	}
+	return "no fix: the operation of " + s.API + " is not a function literal of this package, which the fix would make return the refusal"
+}
+
+// wrapEdits wraps an operation that is not a literal (a method value, a
+// function) in one that returns backoff.Permanent(err) when the budget
+// refuses a retry of its failure:
+//
+//	func() (T, error) {
+//		v, err := op()
+//		if err != nil && !errors.As(err, new(*backoff.PermanentError)) && !b.TryRetry() {
+//			return v, backoff.Permanent(err)
+//		}
+//		return v, err
+//	}
+func (f *fixer) wrapEdits(file *ast.File, op ast.Expr, pkg, b string) ([]analysis.TextEdit, bool) {
+	sig, ok := f.pass.TypesInfo.TypeOf(op).(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Variadic() {
+		return nil, false
+	}
+	res := sig.Results()
+	if res.Len() == 0 || res.Len() > 2 || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return nil, false
+	}
+	src := f.source(op)
+	if src == "" {
+		return nil, false
+	}
+	errorsName, imp := fixutil.AddImport(f.pass, file, "errors", op.Pos())
+	errName := fixutil.FreshName(f.pass.TypesInfo, file, op.Pos(), "retryErr")
+	indent := fixutil.Indent(f.pass, file, op.Pos())
+	results, values, ret := "error", errName, errName
+	if res.Len() == 2 {
+		t := f.typeText(file, res.At(0).Type())
+		if t == "" {
+			return nil, false
+		}
+		v := fixutil.FreshName(f.pass.TypesInfo, file, op.Pos(), "retryValue")
+		results, values, ret = "("+t+", error)", v+", "+errName, v+", "
+	} else {
+		ret = ""
+	}
+	text := "func() " + results + " {\n" +
+		indent + "\t" + values + " := " + src + "()\n" +
+		indent + "\tif " + errName + " != nil && !" + errorsName + ".As(" + errName + ", new(*" + pkg + ".PermanentError)) && !" + b + ".TryRetry() {\n" +
+		indent + "\t\treturn " + ret + pkg + ".Permanent(" + errName + ")\n" +
+		indent + "\t}\n" +
+		indent + "\treturn " + values + "\n" +
+		indent + "}"
+	return append(imp, analysis.TextEdit{Pos: op.Pos(), End: op.End(), NewText: []byte(text)}), true
+}
+
+// typeText renders t as file can name it, or "" when it names a package
+// the file does not import.
+func (f *fixer) typeText(file *ast.File, t types.Type) string {
+	names := map[*types.Package]string{}
+	for _, spec := range file.Imports {
+		if pn, ok := f.pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
+			names[pn.Imported()] = pn.Name()
+		} else if spec.Name != nil {
+			if pn, ok := f.pass.TypesInfo.Defs[spec.Name].(*types.PkgName); ok {
+				names[pn.Imported()] = pn.Name()
+			}
+		}
+	}
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == f.pass.Pkg {
+			return ""
+		}
+		n, found := names[p]
+		if !found {
+			ok = false
+		}
+		return n
+	})
+	if !ok {
+		return ""
+	}
+	return s
 }

@@ -58,8 +58,11 @@ func httpHook(s *retrysite.Site) string {
 // returns nil.
 func (f *fixer) httpLibraryFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
 	hook := httpHook(s)
-	if hook == "" || !f.canImport {
+	if hook == "" {
 		return nil
+	}
+	if !f.canImport {
+		return f.decline(s, whyNoBudget)
 	}
 	call := s.Node.(*ast.CallExpr)
 	stmt := enclosingStmt(astx.FuncBody(s.Func), call)

@@ -39,6 +39,15 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Save", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			return "", (&Service{payments: fake{d}}).Save(ctx)
 		}},
+		{Name: "Refresh", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Service{stock: fake{d}}).Refresh(ctx)
+		}},
+		{Name: "Audit", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Service{audit: fake{d}}).Audit(ctx)
+		}},
+		{Name: "Quote", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return (&Quoter{quotes: fake{d}}).Quote(ctx)
+		}},
 		{Name: "Place", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			return "", (&Service{orders: fake{d}}).Place(ctx)
 		}},

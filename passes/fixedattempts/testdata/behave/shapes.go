@@ -22,16 +22,6 @@ type fake struct{ d *rlbehave.Dep }
 func (f fake) Reserve() error       { return f.d.Call() }
 func (f fake) Get() (string, error) { return f.d.Get() }
 
-// dialer adapts a fake dependency to Dialer.
-type dialer struct{ d *rlbehave.Dep }
-
-func (x dialer) Dial(host string) (*Conn, error) {
-	if err := x.d.Call(); err != nil {
-		return nil, err
-	}
-	return &Conn{}, nil
-}
-
 // behaveInventoryBudget is the budget of inventory the service holds.
 var behaveInventoryBudget = budget.New()
 
@@ -97,12 +87,6 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Recover", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
 			return "", s.Recover(make(chan struct{}))
-		}},
-		{Name: "Probe", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
-			return Probe(dialer{d}, []string{"a", "b", "c"})
-		}},
-		{Name: "Dial", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
-			return "", Dial([]Inventory{fake{d}, fake{d}, fake{d}})
 		}},
 	}
 }

@@ -21,4 +21,3 @@ func Overloaded(resp *http.Response) bool { return resp.StatusCode == 429 || res
 
 // vague's body says nothing the reading knows: no fact.
 func vague(err error) bool { return len(err.Error()) > 3 }
-

@@ -21,7 +21,7 @@ type Store interface {
 	Put(ctx context.Context) error
 }
 
-type Service struct{ inventory, payments, orders, ledger Store }
+type Service struct{ inventory, payments, orders, ledger, stock, audit Store }
 
 // backoff v5: a refused retry makes the operation's failure permanent,
 // and Retry returns it.
@@ -54,3 +54,28 @@ func transient(err error) bool { return !errors.Is(err, errRejected) }
 func (s *Service) Settle(ctx context.Context) error {
 	return retry.Do(func() error { return s.ledger.Put(ctx) }, retry.Attempts(3), retry.Delay(time.Millisecond), retry.RetryIf(transient)) // want `retry.Do makes up to 3 attempts`
 }
+
+// backoff v4, the operation a method value (backoff's own examples name
+// it): the fix wraps it in one that returns the refusal.
+func (s *Service) Refresh(ctx context.Context) error {
+	return backoffv4.Retry(s.ping, backoffv4.WithMaxRetries(backoffv4.NewConstantBackOff(time.Millisecond), 2)) // want `backoff.Retry makes up to 3 attempts`
+}
+
+func (s *Service) ping() error { return s.stock.Put(context.Background()) }
+
+// backoff v4, the operation a literal kept in a variable: the literal is
+// fixed where it is written.
+func (s *Service) Audit(ctx context.Context) error {
+	operation := func() error { return s.audit.Put(ctx) }
+	return backoffv4.Retry(operation, backoffv4.WithMaxRetries(backoffv4.NewConstantBackOff(time.Millisecond), 2)) // want `backoff.Retry makes up to 3 attempts`
+}
+
+// Quoter quotes prices from its store.
+type Quoter struct{ quotes Store }
+
+// backoff v5, a method value that returns a value and an error.
+func (q *Quoter) Quote(ctx context.Context) (string, error) {
+	return backoff.Retry(ctx, q.quote, backoff.WithBackOff(backoff.NewConstantBackOff(time.Millisecond)), backoff.WithMaxTries(3)) // want `backoff.Retry makes up to 3 attempts`
+}
+
+func (q *Quoter) quote() (string, error) { return q.quotes.Get(context.Background()) }

@@ -17,12 +17,15 @@ type Store struct{}
 
 func (s *Store) Ping() error { return nil }
 
-type Service struct{ store *Store }
+type Service struct {
+	store *Store
+	flush func() error // set by the caller: a dependency the fix cannot name
+}
 
-// The operation is a method value: its failures are returned where the
-// fix cannot see them.
-func (s *Service) Ping() error {
-	return backoffv4.Retry(s.store.Ping, backoffv4.WithMaxRetries(backoffv4.NewConstantBackOff(time.Millisecond), 2)) // want `backoff.Retry makes up to 3 attempts`
+// The operation is a function value in a field: what it calls, and so
+// its dependency, is not known here.
+func (s *Service) Drain() error {
+	return backoffv4.Retry(s.flush, backoffv4.WithMaxRetries(backoffv4.NewConstantBackOff(time.Millisecond), 2)) // want `backoff.Retry makes up to 3 attempts`
 }
 
 // The options are passed as a slice: a RetryIf among them would be

@@ -179,11 +179,12 @@ func Place(inv Inventory) error {
 	return fmt.Errorf("place: %w", lastErr)
 }
 
-// Failover: the next replica after each failure. The guard goes after
-// the statement that keeps the last error.
+// Failover: the next replica after each failure. No budget fix: a
+// budget in front of healthy replicas would refuse the failover that
+// keeps the request alive.
 func Dial(replicas []Inventory) error {
 	var lastErr error
-	for _, r := range replicas { // want `up to len\(replicas\) attempts`
+	for _, r := range replicas { // want `tries each of the len\(replicas\) endpoints of replicas in turn, with no retry budget: when all fail, one request makes len\(replicas\) calls`
 		err := r.Reserve()
 		if err == nil {
 			return nil
@@ -221,11 +222,10 @@ type Dialer interface {
 	Dial(host string) (*Conn, error)
 }
 
-// A successful attempt passes the statement after the attempt too, and
-// leaves only at the test after it: the guard goes after that test.
+// Failover again, over hosts: no budget fix.
 func Probe(d Dialer, hosts []string) (string, error) {
 	var err error
-	for _, host := range hosts { // want `up to len\(hosts\) attempts`
+	for _, host := range hosts { // want `tries each of the len\(hosts\) endpoints`
 		var conn *Conn
 		conn, err = d.Dial(host)
 		if conn != nil {
