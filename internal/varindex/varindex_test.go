@@ -15,7 +15,7 @@ const src = `package p
 
 type client struct{ retries int; name string }
 
-func (c *client) Set(n int) *client { c.retries = n; return c }
+func (r *client) Set(n int) *client { r.retries = n; return r }
 
 var pkgVar = 1
 
