@@ -99,8 +99,10 @@
 // # Limits
 //
 // The definition explores paths, so it bounds its work; past a bound it
-// stays silent rather than guess (precision first), and a test in this
-// package's testdata sits at each bound:
+// stays silent rather than guess (precision first). limits_test.go sits
+// at maxCandidates, maxFlowNodes (with maxBlockStates) and maxSlots, each
+// with a loop just inside and one just past the bound; the depth bounds
+// have no test of their own:
 //   - maxCandidates (16): the calls of a body tried as the attempt, in
 //     source order after the cheap ones are set aside; a retried call past
 //     the sixteenth candidate is not found, and the loop is no retry loop.

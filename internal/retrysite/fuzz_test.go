@@ -33,7 +33,10 @@ func f(ctx context.Context, c *Client, op func() error, n int) (string, error) {
 `
 
 // FuzzSites runs the retry-site finder over arbitrary function bodies: it
-// must never panic, and every site it returns must be well formed.
+// must never panic, and every site it returns must be well formed (show
+// fails the analysis on a site that breaks an invariant of checkSite: its
+// kind and its Loop agree, its positions lie inside its node, a count
+// bound has a number or an expression).
 func FuzzSites(f *testing.F) {
 	f.Add("for i := 0; i < 3; i++ { if v, err := c.Get(ctx); err == nil { return v, nil }; time.Sleep(time.Second) }; return \"\", nil")
 	f.Add("for { if err := op(); err != nil { continue }; break }; return \"\", nil")

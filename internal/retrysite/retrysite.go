@@ -115,7 +115,7 @@ type Kind uint8
 
 const (
 	Loop       Kind = iota + 1 // a hand-written retry loop: Node is *ast.ForStmt or *ast.RangeStmt
-	Library                    // a retry library call or configuration: Node is *ast.CallExpr
+	Library                    // a retry library call or configuration: Node is *ast.CallExpr or a configuration's *ast.CompositeLit
 	HelperCall                 // a call of a user retry helper (HelperFact): Node is *ast.CallExpr
 )
 
@@ -246,7 +246,7 @@ type Attempt struct {
 // Site is one retry site.
 type Site struct {
 	Kind Kind
-	Node ast.Node  // *ast.ForStmt, *ast.RangeStmt or *ast.CallExpr
+	Node ast.Node  // *ast.ForStmt, *ast.RangeStmt, *ast.CallExpr, or a library configuration's *ast.CompositeLit
 	Pos  token.Pos // where a diagnostic about the site goes: the for keyword or the call
 	Func ast.Node  // the enclosing *ast.FuncDecl or *ast.FuncLit; nil at package level
 	API  string    // library sites: the entry point, e.g. "backoff.Retry"; helper calls: the helper's name

@@ -23,6 +23,9 @@ var show = &analysis.Analyzer{
 	Run: func(pass *analysis.Pass) (any, error) {
 		sites := pass.ResultOf[retrysite.Analyzer].(*retrysite.Sites)
 		for _, s := range sites.List {
+			if err := checkSite(s); err != nil {
+				return nil, fmt.Errorf("%s: %v", pass.Fset.Position(s.Pos), err)
+			}
 			pass.Reportf(s.Pos, "%s", describe(s))
 		}
 		return nil, nil

@@ -1,0 +1,140 @@
+// Package showloop holds the loop shapes whose facts the fixer and the
+// passes read: where failing paths meet, what the next iteration holds,
+// the guards, the waits and the exits that make the bound.
+package showloop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+type Client struct{}
+
+func (c *Client) Call(ctx context.Context) error { return nil }
+
+// The classic loop: the failing paths meet before the wait; the header
+// ends the attempts.
+func classic(ctx context.Context, c *Client) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second << i\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep growing header \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second << i)
+	}
+	return err
+}
+
+// The wait at the top of the body, asked from the second iteration on:
+// the failing paths meet in the post statement, and only failures start
+// the next iteration.
+func waitAtTop(ctx context.Context, c *Client) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=after if err == nil \{\.\.\. \(err=err\) meet=before if i > 0 \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header \[3 attempts\]`
+		if i > 0 {
+			time.Sleep(time.Second)
+		}
+		err = c.Call(ctx)
+		if err == nil {
+			break
+		}
+	}
+	return err
+}
+
+// The last attempt returns inside the failure path: the bound is made by
+// the test of the counter there, not by the header.
+func lastInside(ctx context.Context, c *Client, max int) error {
+	for tries := 1; ; tries++ { // want `attempt=c\.Call failures=error unguarded=error meet=before if tries == max \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Duration\(rand\.N\(1000\)\) \*\.\.\. \(err=err\) next=failures only \(err=err\) wait=time\.Sleep random exit=tries == max on yes \[max attempts\]`
+		err := c.Call(ctx)
+		if err == nil {
+			break
+		}
+		if tries == max {
+			return fmt.Errorf("after %d tries: %w", tries, err)
+		}
+		time.Sleep(time.Duration(rand.N(1000)) * time.Millisecond)
+	}
+	return nil
+}
+
+// The retryable statuses continue from a switch; a 5xx is a failure with
+// a nil error.
+func statusSwitch(c *http.Client) (*http.Response, error) {
+	for i := 0; i < 4; i++ { // want `attempt=c\.Get failures=status unguarded=status meet=before resp\.Body\.Close\(\) \(nilonstatus=err,status\) next=failures only wait=time\.Sleep fixed header \[4 attempts\]`
+		resp, err := c.Get("https://inventory.example/items")
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusServiceUnavailable, http.StatusTooManyRequests:
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("inventory unavailable")
+}
+
+// A guarded loop: the budget is asked after a failure, before the wait;
+// no failure goes unguarded.
+func guarded(ctx context.Context, c *Client, b *budget.Budget) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error meet=before if !b\.TryRetry\(\) \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) guard=b\.TryRetry \(on failure\) wait=time\.Sleep fixed header \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		if !b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A wait that cancellation interrupts, in a select: the wait is the
+// timer's channel, the other clause leaves the loop.
+func selectWait(ctx context.Context, c *Client) error {
+	for attempt := 0; attempt < 5; attempt++ { // want `attempt=c\.Call failures=error unguarded=error meet=before select \{\.\.\. \(err=err\) meet=after select \{\.\.\. \(err=err\) next=failures only \(err=err\) wait=time\.After growing header \[5 attempts\]`
+		err := c.Call(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(100 * time.Millisecond * time.Duration(attempt+1)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Retried until the deadline: the clock bounds the loop.
+func untilDeadline(ctx context.Context, c *Client) error {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed exit=time\.Now\(\)\.Before\(deadline\) on no header \[time\-bounded\]`
+		if err := c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("timed out")
+}
+
+// Each iteration sends the next item: different work, not a retry, so
+// there is no Loop.
+func drain(ctx context.Context, c *Client, items []string) error {
+	for range items {
+		if err := c.Call(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
