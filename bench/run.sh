@@ -7,8 +7,9 @@
 # With no packages it measures the public corpus (../shared/corpus, the
 # packages its packages.txt lists). In one invocation, on the same packages,
 # it runs each of these RUNS times (default 5), interleaved so that machine
-# noise spreads evenly, and reports the median wall time and peak resident
-# memory (GNU time) of each and their ratios to the floor:
+# noise spreads evenly, and reports the median wall time, CPU time (user
+# plus system) and peak resident memory (GNU time) of each and their
+# ratios to the floor:
 #
 #   floor          a no-op analyzer (inspector walk) through retrylint's driver
 #   floor+facts    the same with a fact type declared
@@ -65,7 +66,7 @@ for ((r = 1; r <= runs; r++)); do
 	for i in "${which[@]}"; do
 		# shellcheck disable=SC2046
 		rc=0
-		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M %U %S" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
 		if [ "$rc" -ne 0 ] || ! [ -s "$out/t.$i.$r" ]; then echo "bench/run.sh: ${names[$i]} failed (exit $rc)" >&2; tail -20 "$out/err.$i.$r" >&2; exit 1; fi
 		tail -1 "$out/t.$i.$r" >"$out/t.$i.$r.last"
 	done
@@ -74,14 +75,15 @@ done
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 printf '%d packages, %d runs each, median; ratios to the floor\n' "${#pkgs[@]}" "$runs"
-printf '%-16s %9s %9s %9s %9s\n' "" "wall s" "ratio" "peak MB" "ratio"
+printf '%-16s %9s %9s %9s %9s %9s %9s\n' "" "wall s" "ratio" "CPU s" "ratio" "peak MB" "ratio"
 for i in "${which[@]}"; do
 	w[$i]=$(cat "$out"/t.$i.*.last | awk '{print $1}' | median)
 	m[$i]=$(cat "$out"/t.$i.*.last | awk '{print $2/1024}' | median)
+	c[$i]=$(cat "$out"/t.$i.*.last | awk '{print $3+$4}' | median)
 done
 for i in "${which[@]}"; do
-	printf '%-16s %9.2f %8.2fx %9.0f %8.2fx\n' "${names[$i]}" "${w[$i]}" "$(echo "${w[$i]} / ${w[0]}" | bc -l)" "${m[$i]}" "$(echo "${m[$i]} / ${m[0]}" | bc -l)"
+	printf '%-16s %9.2f %8.2fx %9.2f %8.2fx %9.0f %8.2fx\n' "${names[$i]}" "${w[$i]}" "$(echo "${w[$i]} / ${w[0]}" | bc -l)" "${c[$i]}" "$(echo "${c[$i]} / ${c[0]}" | bc -l)" "${m[$i]}" "$(echo "${m[$i]} / ${m[0]}" | bc -l)"
 done
 # The target for an analyzer with facts: its cost beside the floor with the
 # same loading needs.
-printf 'retrylint / floor+facts: wall %.2fx, peak memory %.2fx\n' "$(echo "${w[2]} / ${w[1]}" | bc -l)" "$(echo "${m[2]} / ${m[1]}" | bc -l)"
+printf 'retrylint / floor+facts: wall %.2fx, CPU %.2fx, peak memory %.2fx\n' "$(echo "${w[2]} / ${w[1]}" | bc -l)" "$(echo "${c[2]} / ${c[1]}" | bc -l)" "$(echo "${m[2]} / ${m[1]}" | bc -l)"

@@ -360,13 +360,13 @@ func spaced(get func() error) error {
 		r, _, _ := gclRun(t, fixDir, ".golangci.yml", "--fix")
 		t.Logf("golangci-lint run --fix: exit %d", r.code)
 		fixed := readFile(t, filepath.Join(fixDir, "p", "p.go"))
-		if !strings.Contains(fixed, "if !s.ordersBudget.TryRetry() {") || !strings.Contains(fixed, "s.ordersBudget.OnRequest()") {
+		if !strings.Contains(fixed, "!s.ordersBudget.TryRetry() {") || !strings.Contains(fixed, "s.ordersBudget.OnRequest()") {
 			t.Errorf("--fix did not guard getOrders with s.ordersBudget:\n%s", fixed)
 		}
 		if b := run(t, fixDir, goEnv, "go", "vet", "./..."); b.code != 0 { // builds the tests too
 			t.Fatalf("the fixed sample does not build: %s", b)
 		}
-		if !strings.Contains(fixed, "var clientBudget = budget.New()") || strings.Count(fixed, "if !clientBudget.TryRetry() {") != 2 {
+		if !strings.Contains(fixed, "var clientBudget = budget.New()") || strings.Count(fixed, "!clientBudget.TryRetry() {") != 2 {
 			t.Errorf("--fix did not give get and getRationed the Client's own budget:\n%s", fixed)
 		}
 		// The loops of p.go are fixed. golangci-lint applies the edits of

@@ -116,6 +116,11 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 			return f.condDepth(x, st, want == (v == (op == token.EQL)), depth+1)
 		}
 	}
+	// The header's test after the last attempt, and a test of the body
+	// that says whether another attempt follows.
+	if out, ok := f.lastTest(x, y, op, st, want); ok {
+		return out
+	}
 	// A counter past its start compared with a constant: i > 0 after i++.
 	if out, ok := f.advancedTest(x, y, op, st, want); ok {
 		return out
@@ -660,7 +665,7 @@ func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) 
 	}
 	o := f.a.pass.TypesInfo.Uses[id]
 	i := f.slot(o)
-	if i < 0 || st.vals[i] != bAdvanced {
+	if i < 0 || (st.vals[i] != bAdvanced && st.vals[i] != bPastEnd) {
 		return nil, false
 	}
 	c, ok := f.a.intConst(y)
@@ -1049,4 +1054,146 @@ func (a *Definer) Polarity(fn *types.Func) int {
 	p := a.bodyPolarity(fn)
 	a.polarities[fn] = p
 	return p
+}
+
+// linear is an integer expression as base + off: base is the source text
+// of its variable part ("" for a constant).
+type linear struct {
+	base string
+	off  int64
+}
+
+// linearOf reads e as base + off, through + and - of constants.
+func (a *Definer) linearOf(e ast.Expr) linear {
+	e = ast.Unparen(e)
+	if v, ok := a.intConst(e); ok {
+		return linear{off: v}
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+		if k, ok := a.intConst(b.Y); ok {
+			l := a.linearOf(b.X)
+			if b.Op == token.SUB {
+				k = -k
+			}
+			l.off += k
+			return l
+		}
+	}
+	return linear{base: types.ExprString(e)}
+}
+
+// headerBound returns B for a loop whose header is i < B (or i <= B-1)
+// with post i++ of the loop's counter, neither i nor B changed in the
+// body and B free of calls; ok is false for other loops.
+func (f *flow) headerBound() (linear, bool) {
+	fs, ok := f.l.stmt.(*ast.ForStmt)
+	if !ok || f.l.counter == nil {
+		return linear{}, false
+	}
+	post, ok := fs.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC || f.a.objOf(post.X) != f.l.counter {
+		return linear{}, false
+	}
+	c, ok := ast.Unparen(fs.Cond).(*ast.BinaryExpr)
+	if !ok || (c.Op != token.LSS && c.Op != token.LEQ) || f.a.objOf(c.X) != f.l.counter {
+		return linear{}, false
+	}
+	changed := map[types.Object]bool{}
+	for _, v := range f.l.assigned {
+		changed[v] = true
+	}
+	if changed[f.l.counter] {
+		return linear{}, false
+	}
+	for _, o := range identsOf(f.a, c.Y) {
+		if changed[o] {
+			return linear{}, false
+		}
+	}
+	invariant := true
+	ast.Inspect(c.Y, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if _, isConst := f.a.intConst(call); !isConst {
+				invariant = false
+			}
+		}
+		return invariant
+	})
+	if !invariant {
+		return linear{}, false
+	}
+	b := f.a.linearOf(c.Y)
+	if c.Op == token.LEQ {
+		b.off++
+	}
+	return b, true
+}
+
+// counterPlus reads x as the loop's counter plus a constant k.
+func (f *flow) counterPlus(x ast.Expr) (int64, bool) {
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok {
+		return 0, f.a.objOf(id) == f.l.counter
+	}
+	b, ok := x.(*ast.BinaryExpr)
+	if !ok || (b.Op != token.ADD && b.Op != token.SUB) {
+		return 0, false
+	}
+	k, ok := f.a.intConst(b.Y)
+	if !ok {
+		return 0, false
+	}
+	if id, ok := ast.Unparen(b.X).(*ast.Ident); !ok || f.a.objOf(id) != f.l.counter {
+		return 0, false
+	}
+	if b.Op == token.SUB {
+		k = -k
+	}
+	return k, true
+}
+
+// lastTest decides the loop header's test for a counter past its last
+// value (bPastEnd: it fails), and reads a test of the body that compares
+// the counter with the header's bound as saying whether another attempt
+// follows: on the branch where none does, the counter is bLast.
+func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
+	i := f.slot(f.l.counter)
+	if i < 0 {
+		return nil, false
+	}
+	if fs, ok := f.l.stmt.(*ast.ForStmt); ok && st.vals[i] == bPastEnd {
+		if c, ok := ast.Unparen(fs.Cond).(*ast.BinaryExpr); ok && c.X == x {
+			if want {
+				return nil, true
+			}
+			return []state{st}, true
+		}
+	}
+	b, ok := f.headerBound()
+	if !ok {
+		return nil, false
+	}
+	k, ok := f.counterPlus(x)
+	if !ok {
+		return nil, false
+	}
+	ly := f.a.linearOf(y)
+	if ly.base != b.base {
+		return nil, false
+	}
+	t := ly.off - k // the test is i op base+t
+	// Another attempt follows when i < B-1; the last is i == B-1.
+	var next bool // the test holds exactly when another attempt follows
+	switch {
+	case op == token.LSS && t == b.off-1, op == token.LEQ && t == b.off-2, op == token.NEQ && t == b.off-1:
+		next = true
+	case op == token.GEQ && t == b.off-1, op == token.GTR && t == b.off-2, op == token.EQL && t == b.off-1:
+		next = false
+	default:
+		return nil, false
+	}
+	if want != next {
+		st.vals[i] = bLast
+	}
+	return []state{st}, true
 }

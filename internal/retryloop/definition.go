@@ -57,6 +57,12 @@ const (
 	bNonNil           // a non-nil error made on this path, or true (a flag)
 	bOther            // the result of some other call
 	bAdvanced         // a counter past its initial value (after i++)
+	// bLast: the loop's counter at its last value, by a test of the body
+	// (if i+1 < n, in for i := 0; i < n; i++, failed): the header ends the
+	// loop after the post statement. bPastEnd: that counter after the post
+	// statement, past its initial value, where the header fails.
+	bLast
+	bPastEnd
 	bStream           // the error of reading the attempt's stream (its body): the attempt's own failure
 	// bVerdict: a budget's answer not tested yet (ok := b.TryRetry(),
 	// err := lim.Wait(ctx)): the path is guarded once a test finds it
@@ -677,9 +683,13 @@ func (f *flow) transfer(n ast.Node, st state) state {
 		}
 	case *ast.IncDecStmt:
 		if i := f.slot(f.a.objOf(n.X)); i >= 0 {
+			last := st.vals[i] == bLast
 			st.vals[i] = bUnknown
 			if n.Tok == token.INC {
 				st.vals[i] = bAdvanced
+				if fs, ok := f.l.stmt.(*ast.ForStmt); last && ok && fs.Post == n {
+					st.vals[i] = bPastEnd
+				}
 			}
 		}
 	}
@@ -982,7 +992,7 @@ func (f *flow) advanced(e exit, o types.Object) bool {
 		return false
 	}
 	for _, st := range e.sts {
-		if st.vals[i] != bAdvanced {
+		if st.vals[i] != bAdvanced && st.vals[i] != bPastEnd {
 			return false
 		}
 	}

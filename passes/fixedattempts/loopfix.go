@@ -51,6 +51,10 @@ type loopPlan struct {
 	point retryloop.Point // planStmt
 	exit  *ast.IfStmt     // planMerge
 	first string          // planTop: the condition that holds on retries only
+	// next, for planStmt, is the condition that holds when the header
+	// allows another attempt ("" when it cannot be written): the guard
+	// asks the budget only then.
+	next string
 	// breaks: a refusal leaves the loop (break, or break label).
 	breaks   bool
 	label    string // the label a refusal breaks to ("" for a plain break)
@@ -109,7 +113,11 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 			if !ok || !li.harmless(rest) {
 				continue
 			}
-			p := &loopPlan{kind: planStmt, point: mp, breaks: true}
+			// The header decides whether another attempt follows: the
+			// guard asks only then, so that the budget is never asked
+			// for a retry after the last attempt, and a refusal still
+			// leaves before the wait.
+			p := &loopPlan{kind: planStmt, point: mp, breaks: true, next: li.nextTest()}
 			if nested {
 				p.label, p.newLabel = li.label, li.label == ""
 			}
@@ -706,6 +714,68 @@ func (li *loopInfo) isLog(e ast.Expr) bool {
 	return name == "Errorf" && fn.Type().(*types.Signature).Results().Len() == 0
 }
 
+// nextTest returns the condition that holds, at a point of the body, when
+// the loop's header allows another attempt after this one: i+1 < n for
+// for i := 0; i < n; i++ and for i := range n, with neither i nor n
+// changed in the body; "" for other headers.
+func (li *loopInfo) nextTest() string {
+	var v types.Object
+	var op, bound string
+	switch l := li.s.Node.(type) {
+	case *ast.RangeStmt:
+		id, ok := l.Key.(*ast.Ident)
+		if !ok || id.Name == "_" || l.Value != nil {
+			return ""
+		}
+		if b, ok := li.pass.TypesInfo.TypeOf(l.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return ""
+		}
+		if !li.invariant(l.X) {
+			return ""
+		}
+		v, op, bound = li.objOf(id), "<", types.ExprString(l.X)
+	case *ast.ForStmt:
+		post, ok := l.Post.(*ast.IncDecStmt)
+		cond, ok2 := ast.Unparen(l.Cond).(*ast.BinaryExpr)
+		if !ok || !ok2 || post.Tok != token.INC || (cond.Op != token.LSS && cond.Op != token.LEQ) {
+			return ""
+		}
+		v = li.objOf(identOf(post.X))
+		if v == nil || li.objOf(identOf(cond.X)) != v || !li.invariant(cond.Y) {
+			return ""
+		}
+		op, bound = cond.Op.String(), types.ExprString(cond.Y)
+	default:
+		return ""
+	}
+	if v == nil || li.assignedInBody(v) {
+		return ""
+	}
+	return v.Name() + "+1 " + op + " " + bound
+}
+
+// invariant reports whether e has one value across the loop's
+// iterations: a constant, or variables and fields the body does not
+// assign, combined without calls.
+func (li *loopInfo) invariant(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if tv, isConst := li.pass.TypesInfo.Types[n]; !isConst || tv.Value == nil {
+				ok = false
+			}
+			return false
+		case *ast.Ident:
+			if o, isVar := li.pass.TypesInfo.Uses[n].(*types.Var); isVar && li.assignedInBody(o) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
 // retryTest returns the condition that holds from the loop's second
 // iteration on, from a counter that starts at a constant and only its post
 // statement (or the range) advances: "attempt > 0". It is "" when there
@@ -797,7 +867,11 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 			at = p.point.Stmt.End()
 		}
 		indent := fixutil.Indent(pass, file, p.point.Stmt.Pos())
-		text, imp, ok := p.guardText(pass, file, at, "!"+b+".TryRetry()", indent)
+		cond := "!" + b + ".TryRetry()"
+		if p.next != "" {
+			cond = p.next + " && " + cond
+		}
+		text, imp, ok := p.guardText(pass, file, at, cond, indent)
 		if !ok {
 			return nil, false
 		}

@@ -46,6 +46,69 @@ func (s *Service) budgetGuard(ctx context.Context) error {
 	return errors.New("gave up")
 }
 
+// The budget asked only when another attempt follows: after the last
+// attempt the header ends the loop, so every retry is guarded. Each form
+// of the test that says whether another attempt follows counts.
+func (s *Service) guardBeforeNext(ctx context.Context, n int) error {
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.b.TryRetry`
+		err := s.c.Call(ctx)
+		if err == nil {
+			return nil
+		}
+		if i+1 < 3 && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	for attempt := 1; attempt <= n; attempt++ { // want `loop \[n attempts\] guard=s.b.TryRetry`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if attempt == n {
+			break
+		}
+		if !s.b.TryRetry() {
+			break
+		}
+	}
+	for i := 0; i < n; i++ { // want `loop \[n attempts\] guard=s.b.TryRetry`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i < n-1 {
+			if !s.b.TryRetry() {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Look-alikes: the test is not the header's bound, so a failure of an
+// attempt that is not the last can skip the budget.
+func (s *Service) guardBeforeOther(ctx context.Context, n, m int) error {
+	for i := 0; i < n; i++ { // want `loop \[n attempts\] delay=fixed dep=c$`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i+1 < m && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=fixed dep=c$`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i+1 < 2 && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
 func (s *Service) limiter(ctx context.Context) error {
 	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] guard=s.lim.Wait`
 		if err := s.lim.Wait(ctx); err != nil {
