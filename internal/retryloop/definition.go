@@ -63,7 +63,7 @@ const (
 	// statement, past its initial value, where the header fails.
 	bLast
 	bPastEnd
-	bStream           // the error of reading the attempt's stream (its body): the attempt's own failure
+	bStream // the error of reading the attempt's stream (its body): the attempt's own failure
 	// bVerdict: a budget's answer not tested yet (ok := b.TryRetry(),
 	// err := lim.Wait(ctx)): the path is guarded once a test finds it
 	// allowed the retry.
