@@ -301,7 +301,7 @@ func spaced(get func() error) error {
 		wantHere := []string{
 			"q/directives.go:12 directives: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
 			"q/directives.go:13 fixedattempts: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
-			"q/directives.go:18 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+			"q/directives.go:18 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it",
 		}
 		if strings.Join(got, "\n") != strings.Join(wantHere, "\n") {
 			t.Errorf("issues in q:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantHere, "\n"))

@@ -299,7 +299,7 @@ func get(`, 1)
 	src = strings.Replace(src, "\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", "\t//lint:ignore fixedattempts\n\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", 1)
 	dir := module(t, map[string]string{"p/p.go": src})
 	want := []string{
-		"p/p.go:20:2: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+		"p/p.go:20:2: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it",
 		"p/p.go:25:2: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
 		"p/p.go:26:2: retry loop makes up to 3 attempts with no retry budget",
 	}
