@@ -4,11 +4,13 @@
 # Usage, from the repository root:
 #   bench/run.sh [-n RUNS] [-test=BOOL] [-no-mc] [-dir DIR] [PACKAGES...]
 #
-# With no packages it measures the public corpus (../shared/corpus, the
-# packages its packages.txt lists). In one invocation, on the same packages,
-# it runs each of these RUNS times (default 5), interleaved so that machine
-# noise spreads evenly, and reports the median wall time and peak resident
-# memory (GNU time) of each and their ratios to the floor:
+# With no packages it measures the modules of the evaluation (eval/: the
+# packages eval/packages.txt lists, at the versions eval/go.mod pins,
+# fetched through the Go module proxy on the first run). In one
+# invocation, on the same packages, it runs each of these RUNS times
+# (default 5), interleaved so that machine noise spreads evenly, and
+# reports the median wall time and peak resident memory (GNU time) of each
+# and their ratios to the floor:
 #
 #   floor          a no-op analyzer (inspector walk) through retrylint's driver
 #   floor+facts    the same with a fact type declared
@@ -31,15 +33,16 @@ while [ $# -gt 0 ]; do
 	-test=*) test=${1#*=}; shift ;;
 	-dir) dir=$2; shift 2 ;;
 	-no-mc) mc=false; shift ;;
-	-h | -help | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | -help | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) pkgs+=("$1"); shift ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench/run.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
-	dir=${dir:-$repo/../shared/corpus}
+	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
+	export GOFLAGS=${GOFLAGS:--mod=mod}
 fi
 dir=${dir:-$repo}
 out=$(mktemp -d)

@@ -4,9 +4,11 @@
 # Usage, from the repository root:
 #   bench/vet.sh [-n RUNS] [-dir DIR] [PACKAGES...]
 #
-# With no packages it measures the public corpus (../shared/corpus, the
-# packages its packages.txt lists). go vet caches the result of a vet tool
-# per package, keyed by the package's inputs and the tool's build ID. Each
+# With no packages it measures the modules of the evaluation (eval/: the
+# packages eval/packages.txt lists, at the versions eval/go.mod pins,
+# fetched through the Go module proxy on the first run). go vet caches the
+# result of a vet tool per package, keyed by the package's inputs and the
+# tool's build ID. Each
 # run relinks every tool with a new build ID, so that its first go vet finds
 # no result cached (cold: the build cache still holds the compiled
 # dependencies, as after an upgrade of the tool) and its second finds all
@@ -30,15 +32,16 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-dir) dir=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | -help | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) pkgs+=("$1"); shift ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench/vet.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
-	dir=${dir:-$repo/../shared/corpus}
+	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
+	export GOFLAGS=${GOFLAGS:--mod=mod}
 fi
 dir=${dir:-$repo}
 out=$(mktemp -d)

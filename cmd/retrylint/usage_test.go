@@ -173,6 +173,16 @@ func TestExample(t *testing.T) {
 		strings.Contains(stderr, os.TempDir()) {
 		t.Errorf("built-in example: exit %d, stderr:\n%s", code, stderr)
 	}
+	// The README says how many findings the example shows.
+	findings := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "checkout.go:") && !strings.Contains(line, ": \t") {
+			findings++
+		}
+	}
+	if findings != 8 {
+		t.Errorf("built-in example: %d findings, want the README's 8:\n%s", findings, stderr)
+	}
 	// GOFLAGS reach the go command the example runs (a bad one fails it).
 	_, stderr, code = runEnv(t, t.TempDir(), []string{"GOFLAGS=-mod=nosuchmode"}, []string{}...)
 	if code != 1 || !strings.Contains(stderr, "-mod=nosuchmode") {
