@@ -42,16 +42,17 @@ repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
 	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
-	export GOFLAGS=${GOFLAGS:--mod=mod}
+	gomod=-mod=mod
 fi
 dir=${dir:-$repo}
+gomod=${gomod:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/retrylint" ./cmd/retrylint
 go build -o "$out/noop" ./bench/noop
 
 # Warm the build cache (export data of the dependencies) once.
-(cd "$dir" && GOWORK=off go list -e -export -deps -test="$test" "${pkgs[@]}" >/dev/null 2>&1) || true
+(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" go list -e -export -deps -test="$test" "${pkgs[@]}" >/dev/null 2>&1) || true
 
 names=(floor floor+facts retrylint "mc floor+facts")
 which=(0 1 2 3)
@@ -68,7 +69,7 @@ for ((r = 1; r <= runs; r++)); do
 	for i in "${which[@]}"; do
 		# shellcheck disable=SC2046
 		rc=0
-		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+		(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" /usr/bin/time -f "%e %M" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
 		if [ "$rc" -ne 0 ] || ! [ -s "$out/t.$i.$r" ]; then echo "bench/run.sh: ${names[$i]} failed (exit $rc)" >&2; tail -20 "$out/err.$i.$r" >&2; exit 1; fi
 		tail -1 "$out/t.$i.$r" >"$out/t.$i.$r.last"
 	done

@@ -41,9 +41,10 @@ repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
 	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
-	export GOFLAGS=${GOFLAGS:--mod=mod}
+	gomod=-mod=mod
 fi
 dir=${dir:-$repo}
+gomod=${gomod:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -58,14 +59,14 @@ build() { # tool index, run
 
 # Compile the packages and their dependencies, tests included, once.
 build 0 warmup
-(cd "$dir" && GOWORK=off go vet -vettool="$out/tool.0" "${pkgs[@]}" >/dev/null 2>&1) || true
+(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" go vet -vettool="$out/tool.0" "${pkgs[@]}" >/dev/null 2>&1) || true
 
 for ((r = 1; r <= runs; r++)); do
 	for i in 0 1 2; do
 		build $i "$r-$$"
 		for phase in cold warm; do
 			rc=0
-			(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$phase.$r" go vet -vettool="$out/tool.$i" "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+			(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" /usr/bin/time -f "%e %M" -o "$out/t.$i.$phase.$r" go vet -vettool="$out/tool.$i" "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
 			# go vet exits 1 when the tool reports something.
 			if [ "$rc" -gt 1 ] || ! grep -q '^[0-9.]* [0-9]*$' "$out/t.$i.$phase.$r"; then
 				echo "bench/vet.sh: ${names[$i]} ($phase) failed (exit $rc)" >&2
