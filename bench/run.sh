@@ -4,12 +4,13 @@
 # Usage, from the repository root:
 #   bench/run.sh [-n RUNS] [-test=BOOL] [-no-mc] [-dir DIR] [PACKAGES...]
 #
-# With no packages it measures the public corpus (../shared/corpus, the
-# packages its packages.txt lists). In one invocation, on the same packages,
-# it runs each of these RUNS times (default 5), interleaved so that machine
-# noise spreads evenly, and reports the median wall time, CPU time (user
-# plus system) and peak resident memory (GNU time) of each and their
-# ratios to the floor:
+# With no packages it measures the modules of the evaluation (eval/: the
+# packages eval/packages.txt lists, at the versions eval/go.mod pins,
+# fetched through the Go module proxy on the first run). In one
+# invocation, on the same packages, it runs each of these RUNS times
+# (default 5), interleaved so that machine noise spreads evenly, and
+# reports the median wall time, CPU time (user plus system) and peak
+# resident memory (GNU time) of each and their ratios to the floor:
 #
 #   floor          a no-op analyzer (inspector walk) through retrylint's driver
 #   floor+facts    the same with a fact type declared
@@ -32,24 +33,26 @@ while [ $# -gt 0 ]; do
 	-test=*) test=${1#*=}; shift ;;
 	-dir) dir=$2; shift 2 ;;
 	-no-mc) mc=false; shift ;;
-	-h | -help | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | -help | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) pkgs+=("$1"); shift ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench/run.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
-	dir=${dir:-$repo/../shared/corpus}
+	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
+	gomod=-mod=mod
 fi
 dir=${dir:-$repo}
+gomod=${gomod:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/retrylint" ./cmd/retrylint
 go build -o "$out/noop" ./bench/noop
 
 # Warm the build cache (export data of the dependencies) once.
-(cd "$dir" && GOWORK=off go list -e -export -deps -test="$test" "${pkgs[@]}" >/dev/null 2>&1) || true
+(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" go list -e -export -deps -test="$test" "${pkgs[@]}" >/dev/null 2>&1) || true
 
 names=(floor floor+facts retrylint "mc floor+facts")
 which=(0 1 2 3)
@@ -66,7 +69,7 @@ for ((r = 1; r <= runs; r++)); do
 	for i in "${which[@]}"; do
 		# shellcheck disable=SC2046
 		rc=0
-		(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M %U %S" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+		(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" /usr/bin/time -f "%e %M %U %S" -o "$out/t.$i.$r" $(cmdline $i) "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
 		if [ "$rc" -ne 0 ] || ! [ -s "$out/t.$i.$r" ]; then echo "bench/run.sh: ${names[$i]} failed (exit $rc)" >&2; tail -20 "$out/err.$i.$r" >&2; exit 1; fi
 		tail -1 "$out/t.$i.$r" >"$out/t.$i.$r.last"
 	done

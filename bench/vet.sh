@@ -4,9 +4,11 @@
 # Usage, from the repository root:
 #   bench/vet.sh [-n RUNS] [-dir DIR] [PACKAGES...]
 #
-# With no packages it measures the public corpus (../shared/corpus, the
-# packages its packages.txt lists). go vet caches the result of a vet tool
-# per package, keyed by the package's inputs and the tool's build ID. Each
+# With no packages it measures the modules of the evaluation (eval/: the
+# packages eval/packages.txt lists, at the versions eval/go.mod pins,
+# fetched through the Go module proxy on the first run). go vet caches the
+# result of a vet tool per package, keyed by the package's inputs and the
+# tool's build ID. Each
 # run relinks every tool with a new build ID, so that its first go vet finds
 # no result cached (cold: the build cache still holds the compiled
 # dependencies, as after an upgrade of the tool) and its second finds all
@@ -30,17 +32,19 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-dir) dir=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | -help | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) pkgs+=("$1"); shift ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench/vet.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 repo=$(pwd)
 if [ ${#pkgs[@]} -eq 0 ]; then
-	dir=${dir:-$repo/../shared/corpus}
+	dir=${dir:-$repo/eval}
 	mapfile -t pkgs < <(grep -v '^#' "$dir/packages.txt" | awk 'NF {print $1}')
+	gomod=-mod=mod
 fi
 dir=${dir:-$repo}
+gomod=${gomod:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -55,14 +59,14 @@ build() { # tool index, run
 
 # Compile the packages and their dependencies, tests included, once.
 build 0 warmup
-(cd "$dir" && GOWORK=off go vet -vettool="$out/tool.0" "${pkgs[@]}" >/dev/null 2>&1) || true
+(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" go vet -vettool="$out/tool.0" "${pkgs[@]}" >/dev/null 2>&1) || true
 
 for ((r = 1; r <= runs; r++)); do
 	for i in 0 1 2; do
 		build $i "$r-$$"
 		for phase in cold warm; do
 			rc=0
-			(cd "$dir" && GOWORK=off /usr/bin/time -f "%e %M" -o "$out/t.$i.$phase.$r" go vet -vettool="$out/tool.$i" "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
+			(cd "$dir" && GOWORK=off GOFLAGS="${GOFLAGS:-} $gomod" /usr/bin/time -f "%e %M" -o "$out/t.$i.$phase.$r" go vet -vettool="$out/tool.$i" "${pkgs[@]}" >/dev/null 2>"$out/err.$i.$r") || rc=$?
 			# go vet exits 1 when the tool reports something.
 			if [ "$rc" -gt 1 ] || ! grep -q '^[0-9.]* [0-9]*$' "$out/t.$i.$phase.$r"; then
 				echo "bench/vet.sh: ${names[$i]} ($phase) failed (exit $rc)" >&2

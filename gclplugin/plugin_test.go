@@ -286,7 +286,7 @@ func TestDirectives(t *testing.T) {
 	want := []string{
 		"23 fixedattempts: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
 		"22 directives: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
-		"29 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+		"29 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

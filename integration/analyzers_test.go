@@ -42,13 +42,14 @@ func exported(t *testing.T) []*analysis.Analyzer {
 	return append(append(passes.All(), fresh...), suppress.Check(passes.All(), passNames()))
 }
 
-// TestNogoREADME checks that the README's nogo section lists every pass,
-// as a label of its package, and configures flags that exist.
+// TestNogoREADME checks that the nogo section of docs/integrations.md
+// lists every pass, as a label of its package, and configures flags that
+// exist.
 func TestNogoREADME(t *testing.T) {
-	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
+	readme := readFile(t, filepath.Join(repoRoot, "docs", "integrations.md"))
 	i := strings.Index(readme, "## Bazel: rules_go's nogo\n")
 	if i < 0 {
-		t.Fatal("README.md has no nogo section")
+		t.Fatal("docs/integrations.md has no nogo section")
 	}
 	section := readme[i:]
 	section = section[:strings.Index(section[3:], "\n## ")+3]

@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// fixModules are public modules of the corpus (../shared/corpus, at the
-// versions its go.mod pins) whose retry code retrylint has fixes for: retry
+// fixModules are public modules, at the versions listed here, fetched
+// through the Go module proxy, whose retry code retrylint has fixes for: retry
 // loops in the connection handling of amqp091-go, go-nsq, gocql and
 // memberlist, backoff's own (generic) retry loop, and a fresh timeout in a
 // test of openai-go. They have few dependencies, so that the check stays

@@ -248,6 +248,77 @@ func TestGolangciLint(t *testing.T) {
 		validateSARIF(t, sarifPath, false)
 	})
 
+	// Two passes that report on one line both show: the documented
+	// configuration sets uniq-by-line: false, without which golangci-lint
+	// keeps one issue per line (nojitter and blindsleep on one time.Sleep,
+	// fixedattempts and nestedretry on one for).
+	t.Run("every finding", func(t *testing.T) {
+		everyDir := sampleModule(t)
+		copyDir(t, filepath.Join("testdata", "golangci"), everyDir)
+		writeFiles(t, everyDir, map[string]string{"w/w.go": `package w
+
+import (
+	"context"
+	"time"
+)
+
+type Store struct{}
+
+func (s *Store) Get(ctx context.Context) error { return nil }
+
+type Client struct{ store *Store }
+
+func (c *Client) inner(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = c.store.Get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func (c *Client) Outer(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = c.inner(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+`})
+		var want []string
+		perLine := map[string]int{}
+		for _, d := range lintJSON(t, everyDir, "./w/...") {
+			at := filepath.ToSlash(d.file) + ":" + itoa(d.line)
+			want = append(want, at+" "+d.pass+": "+d.message)
+			perLine[at]++
+		}
+		shared := 0
+		for _, n := range perLine {
+			if n > 1 {
+				shared++
+			}
+		}
+		if shared < 2 {
+			t.Fatalf("retrylint reports %d lines with two findings, want 2 (a wait and a for): %q", shared, want)
+		}
+		_, issues, _ := gclRun(t, everyDir, ".golangci.yml")
+		var got []string
+		for _, is := range issues {
+			if strings.HasPrefix(is.Pos.Filename, "w/") {
+				got = append(got, is.Pos.Filename+":"+itoa(is.Pos.Line)+" "+is.Text)
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("golangci-lint shows %d of retrylint's %d findings:\n%s\nwant:\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+
 	t.Run("settings change the result", func(t *testing.T) {
 		writeFiles(t, dir, map[string]string{"settings.yml": strings.Replace(readFile(t, filepath.Join(dir, ".golangci.yml")),
 			"          tests: true ", "          budget-methods: [Ration, TryRetry]\n          tests: false", 1)})
@@ -301,7 +372,7 @@ func spaced(get func() error) error {
 		wantHere := []string{
 			"q/directives.go:12 directives: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
 			"q/directives.go:13 fixedattempts: retry loop makes up to 3 attempts with no retry budget: a failing dependency gets 3× its load",
-			"q/directives.go:18 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+			"q/directives.go:18 directives: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it",
 		}
 		if strings.Join(got, "\n") != strings.Join(wantHere, "\n") {
 			t.Errorf("issues in q:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantHere, "\n"))

@@ -1100,21 +1100,11 @@ func depKind(d retrysite.Dep) string {
 // what qualifies it ("orders.Service.inventory"), or by its whole key
 // when even that is shared.
 func labelDeps(sites []*auditSite) {
-	keys := map[string]map[string]bool{} // short name → keys
-	qualified := map[string]map[string]bool{}
+	var labels retrysite.Labels
 	note := func(d retrysite.Dep) {
-		if d.Key == "" || d.Key == callersDep.Key {
-			return
+		if d.Key != callersDep.Key {
+			labels.Add(d)
 		}
-		if keys[d.Name] == nil {
-			keys[d.Name] = map[string]bool{}
-		}
-		keys[d.Name][d.Key] = true
-		q := d.Qualified()
-		if qualified[q] == nil {
-			qualified[q] = map[string]bool{}
-		}
-		qualified[q][d.Key] = true
 	}
 	for _, s := range sites {
 		for _, d := range s.deps {
@@ -1130,12 +1120,8 @@ func labelDeps(sites []*auditSite) {
 		out := make([]retrysite.Dep, len(deps))
 		names := make([]string, len(deps))
 		for i, d := range deps {
-			switch {
-			case d.Key == "" || d.Key == callersDep.Key || len(keys[d.Name]) < 2:
-			case len(qualified[d.Qualified()]) < 2:
-				d.Name = d.Qualified()
-			default:
-				d.Name = d.Key[strings.IndexByte(d.Key, ':')+1:]
+			if d.Key != callersDep.Key {
+				d.Name = labels.Name(d)
 			}
 			out[i], names[i] = d, d.Name
 		}

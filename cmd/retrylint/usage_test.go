@@ -173,6 +173,16 @@ func TestExample(t *testing.T) {
 		strings.Contains(stderr, os.TempDir()) {
 		t.Errorf("built-in example: exit %d, stderr:\n%s", code, stderr)
 	}
+	// The README says how many findings the example shows.
+	findings := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "checkout.go:") && !strings.Contains(line, ": \t") {
+			findings++
+		}
+	}
+	if findings != 8 {
+		t.Errorf("built-in example: %d findings, want the README's 8:\n%s", findings, stderr)
+	}
 	// GOFLAGS reach the go command the example runs (a bad one fails it).
 	_, stderr, code = runEnv(t, t.TempDir(), []string{"GOFLAGS=-mod=nosuchmode"}, []string{}...)
 	if code != 1 || !strings.Contains(stderr, "-mod=nosuchmode") {
@@ -299,7 +309,7 @@ func get(`, 1)
 	src = strings.Replace(src, "\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", "\t//lint:ignore fixedattempts\n\tfor i := 0; i < 3; i++ {\n\t\tif err := c.Get(ctx); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\tpause(ctx)", 1)
 	dir := module(t, map[string]string{"p/p.go": src})
 	want := []string{
-		"p/p.go:20:2: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it",
+		"p/p.go:20:2: //lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it",
 		"p/p.go:25:2: //lint:ignore fixedattempts gives no reason, so it silences nothing: say why after the pass name",
 		"p/p.go:26:2: retry loop makes up to 3 attempts with no retry budget",
 	}

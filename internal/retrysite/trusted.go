@@ -591,6 +591,44 @@ func (d Dep) Qualified() string {
 	return k
 }
 
+// Labels names dependencies for one report so that two of one Name are
+// told apart: a dependency keeps its short Name unless another key shares
+// it; then it is named Qualified ("orders.Service.client"), or by its
+// whole key when even that is shared. Add every dependency the report
+// names, then ask Name.
+type Labels struct {
+	byName, byQualified map[string]map[string]bool // name → keys
+}
+
+// Add notes a dependency the report names; one with no key is left out.
+func (l *Labels) Add(d Dep) {
+	if d.Key == "" {
+		return
+	}
+	if l.byName == nil {
+		l.byName, l.byQualified = map[string]map[string]bool{}, map[string]map[string]bool{}
+	}
+	note := func(m map[string]map[string]bool, name string) {
+		if m[name] == nil {
+			m[name] = map[string]bool{}
+		}
+		m[name][d.Key] = true
+	}
+	note(l.byName, d.Name)
+	note(l.byQualified, d.Qualified())
+}
+
+// Name returns the name of d in the report.
+func (l *Labels) Name(d Dep) string {
+	switch {
+	case d.Key == "" || len(l.byName[d.Name]) < 2:
+		return d.Name
+	case len(l.byQualified[d.Qualified()]) < 2:
+		return d.Qualified()
+	}
+	return d.Key[strings.IndexByte(d.Key, ':')+1:]
+}
+
 // Qualifier returns what tells apart two dependencies of one Name for a
 // budget's name: the type that owns a field, the type of a parameter, the
 // package path element above a package ("billing" for

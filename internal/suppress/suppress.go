@@ -6,10 +6,15 @@
 //	//lint:ignore <pass> reason  staticcheck's form; <pass> may be a comma list, or retrylint
 //	//retrylint:ignore <pass> reason
 //
-// A directive applies to a diagnostic on its own line (a trailing comment)
-// or on the line below it. golangci-lint accepts spaces between // and
-// nolint (// nolint:retrylint), and so does retrylint; the ignore forms are
-// written as staticcheck writes them, with no space after //.
+// A directive covers what golangci-lint's //nolint covers, whatever its
+// form. At the end of a line (after code), it covers that line only. On a
+// line of its own, it covers the line below and, when a statement,
+// declaration or other node starts there in the directive's column, every
+// line of that node: a directive above a retry loop covers the loop's for
+// and every wait and call inside it, for every pass. golangci-lint accepts
+// spaces between // and nolint (// nolint:retrylint), and so does
+// retrylint; the ignore forms are written as staticcheck writes them, with
+// no space after //.
 //
 // The ignore forms need a reason: without one they silence nothing. The
 // directives check (Check) reports such a directive, and an ignore
@@ -64,6 +69,10 @@ type Directive struct {
 	Names []string
 	// Reason is the text after the names of an ignore form.
 	Reason string
+	// From and To are the first and last lines the directive covers;
+	// Trailing reports whether it follows code on its line.
+	From, To int
+	Trailing bool
 
 	used map[string]bool // passes it silenced; guarded by Directives.mu
 }
@@ -73,36 +82,76 @@ type Directive struct {
 // concurrently: the record is locked.
 type Directives struct {
 	list   []*Directive
-	byLine map[lineKey][]*Directive
+	byFile map[*token.File][]*Directive
 	mu     sync.Mutex
-}
-
-type lineKey struct {
-	file *token.File
-	line int
 }
 
 // Parse finds the directives in files.
 func Parse(fset *token.FileSet, files []*ast.File) *Directives {
-	ds := &Directives{byLine: map[lineKey][]*Directive{}}
+	ds := &Directives{byFile: map[*token.File][]*Directive{}}
 	for _, f := range files {
 		tf := fset.File(f.FileStart)
 		if tf == nil {
 			continue
 		}
+		var found []*Directive
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				d, ok := parse(c)
-				if !ok {
-					continue
+				if d, ok := parse(c); ok {
+					found = append(found, d)
 				}
-				ds.list = append(ds.list, d)
-				k := lineKey{tf, tf.Line(c.Slash)}
-				ds.byLine[k] = append(ds.byLine[k], d)
 			}
 		}
+		if len(found) == 0 {
+			continue
+		}
+		cover(tf, f, found)
+		ds.list = append(ds.list, found...)
+		ds.byFile[tf] = found
 	}
 	return ds
+}
+
+// cover sets the lines each directive of a file covers, as golangci-lint
+// sets a //nolint's range: a directive after code on its line covers that
+// line; one on a line of its own covers the next line and, when a node
+// starts there in the directive's column, the whole of the outermost such
+// node.
+func cover(tf *token.File, f *ast.File, ds []*Directive) {
+	type at struct{ line, col int }
+	first := map[int]int{} // line → offset of the first code on it
+	ends := map[at]int{}   // where a node starts → the last line of the largest
+	note := func(pos token.Pos) {
+		line, off := tf.Line(pos), tf.Offset(pos)
+		if o, ok := first[line]; !ok || off < o {
+			first[line] = off
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n.(type) {
+		case nil, *ast.CommentGroup, *ast.Comment:
+			return false
+		}
+		if !n.Pos().IsValid() || !n.End().IsValid() {
+			return true
+		}
+		note(n.Pos())
+		note(n.End() - 1)
+		p := tf.Position(n.Pos())
+		if end := tf.Line(n.End() - 1); end > ends[at{p.Line, p.Column}] {
+			ends[at{p.Line, p.Column}] = end
+		}
+		return true
+	})
+	for _, d := range ds {
+		p := tf.Position(d.Pos)
+		d.From, d.To = p.Line, p.Line
+		if o, ok := first[p.Line]; ok && o < tf.Offset(d.Pos) {
+			d.Trailing = true
+			continue
+		}
+		d.To = max(p.Line+1, ends[at{p.Line + 1, p.Column}])
+	}
 }
 
 // parse reads a directive from a comment.
@@ -171,16 +220,20 @@ func (ds *Directives) Lookup(fset *token.FileSet, pos token.Pos, pass string) (*
 	return nil, false
 }
 
-// at returns the directives that apply to pos: on its line and the line
-// above.
+// at returns the directives that cover pos.
 func (ds *Directives) at(fset *token.FileSet, pos token.Pos) []*Directive {
 	tf := fset.File(pos)
 	if tf == nil {
 		return nil
 	}
 	line := tf.Line(pos)
-	out := append([]*Directive(nil), ds.byLine[lineKey{tf, line}]...)
-	return append(out, ds.byLine[lineKey{tf, line - 1}]...)
+	var out []*Directive
+	for _, d := range ds.byFile[tf] {
+		if d.From <= line && line <= d.To {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // silence reports whether a directive silences a diagnostic of the pass
@@ -266,8 +319,8 @@ const checkDoc = `report lint:ignore directives with no reason or no effect
 A //lint:ignore or //retrylint:ignore directive that names a retrylint pass
 (or retrylint, for every pass) must give a reason after the names; without
 one it silences nothing, and the directives check says so. A directive with
-a reason that silences no diagnostic on its line or the line below is
-reported too, so that stale directives do not pile up (staticcheck reports
+a reason that silences no diagnostic in what it covers (its line, when it
+follows code; else the statement or declaration below it) is reported too, so that stale directives do not pile up (staticcheck reports
 its own the same way). //nolint directives are golangci-lint's: its
 nolintlint linter reports those that are unused.`
 
@@ -316,8 +369,12 @@ func check(pass *analysis.Pass, known, running map[string]bool, all bool) {
 			}
 			ds.mu.Unlock()
 			if !used {
+				where := "on its line"
+				if !d.Trailing {
+					where = "in the line or statement below it"
+				}
 				pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: CatUnused,
-					Message: fmt.Sprintf("%s %s silences nothing: no %s diagnostic on its line or the next; remove it", text, strings.Join(mine, ","), passList(mine))})
+					Message: fmt.Sprintf("%s %s silences nothing: no %s diagnostic %s; remove it", text, strings.Join(mine, ","), passList(mine), where)})
 			}
 		}
 	}

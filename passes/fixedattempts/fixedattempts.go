@@ -160,9 +160,17 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at.Call.Pos(), End: at.Call.End(), Message: "attempt made here"})
 		break
 	}
+	var labels retrysite.Labels
+	for _, c := range s.Calls {
+		for _, at := range c.Attempts {
+			if at.Dep.Name != "" {
+				labels.Add(at.Dep)
+			}
+		}
+	}
 	for _, c := range s.Calls {
 		m := "called here"
-		if deps := depNames(c); deps != "" {
+		if deps := depNames(c, &labels); deps != "" {
 			m += ": retries " + deps
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, End: siteEnd(c), Message: m})
@@ -381,13 +389,13 @@ func funcName(fn ast.Node) string {
 }
 
 // depNames lists the dependencies a site's attempts target.
-func depNames(s *retrysite.Site) string {
+func depNames(s *retrysite.Site, labels *retrysite.Labels) string {
 	var names []string
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
 		if at.Dep.Name != "" && !seen[at.Dep.Key] {
 			seen[at.Dep.Key] = true
-			names = append(names, at.Dep.Name)
+			names = append(names, labels.Name(at.Dep))
 		}
 	}
 	return strings.Join(names, ", ")

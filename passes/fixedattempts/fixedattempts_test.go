@@ -14,7 +14,7 @@ import (
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix", "calldeps")
 }
 
 func TestFixes(t *testing.T) {
@@ -98,5 +98,26 @@ func TestNoFix(t *testing.T) {
 		if why != 1 {
 			t.Errorf("%s: %d related lines say why there is no fix, want 1: %q", d, why, d.Related)
 		}
+	}
+}
+
+// TestCallDeps checks the related lines of a retry helper's finding: each
+// call names the dependency it retries, qualified by its owner where two
+// dependencies share a name (as the audit names them), short otherwise.
+func TestCallDeps(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	diags := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "calldeps")
+	if len(diags) != 1 {
+		t.Fatalf("%d diagnostics, want the helper's loop: %v", len(diags), diags)
+	}
+	var calls []string
+	for _, r := range diags[0].Related {
+		if strings.HasPrefix(r, "called here") {
+			calls = append(calls, r)
+		}
+	}
+	want := []string{"called here: retries calldeps.Orders.client", "called here: retries calldeps.Tools.client", "called here: retries store"}
+	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
+		t.Errorf("related lines of the calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -8,18 +8,19 @@
 // Retries compose. A gateway that tries orders 3 times, where orders tries
 // the ledger 3 times and the ledger tries the database 3 times, sends the
 // database 3 × 3 × 3 = 27 calls per user request when it fails (4 per
-// layer: 64) — exactly when the database can least afford them. Retry at
-// one layer only: the one that knows the request's deadline (and so
-// whether another attempt can still succeed in time), and let the layers
-// below fail fast. With a retry budget at every hop instead, the product
+// layer: 64) — exactly when the database can least afford them. Keep the
+// retry in one layer only: the outermost one that has the request's
+// deadline, which knows whether another attempt can still finish in time
+// and stops when the caller gives up; the layers below it fail fast. With a retry budget at every hop instead, the product
 // stays near 1.1 × 1.1 × 1.1 ≈ 1.33.
 //
 // The pass reports a retry site without a budget whose attempts reach,
 // through direct calls and method calls whose callee is known (across the
 // analyzed packages, through facts), another retry site that multiplies by
 // two or more. The message gives the chain and its product, and names the
-// outermost function along the chain that knows the request's deadline (a
-// context.Context or *http.Request parameter, or a deadline it sets);
+// layer that should keep the retry: the outermost function along the chain
+// that has the request's deadline (a context.Context or *http.Request
+// parameter, or a deadline it sets), or, when none has it, the site itself;
 // related information points at the inner sites.
 //
 // Bad:

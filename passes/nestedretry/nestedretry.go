@@ -73,11 +73,11 @@ func Message(a *amplify.SiteAmp) string {
 	for _, st := range a.Chain[1:] {
 		fmt.Fprintf(&b, " × %s in %s", stepPhrase(st.Factor), st.Func)
 	}
-	fmt.Fprintf(&b, " = %s calls per request at the deepest dependency; retry at one layer only: ", a.Total.Phrase())
+	fmt.Fprintf(&b, " = %s calls per request at the deepest dependency when it fails; ", a.Total.Phrase())
 	if who := DeadlineOwner(a.Chain); who != "" {
-		b.WriteString(who + " knows the request's deadline")
+		fmt.Fprintf(&b, "keep the retry in %s, the outermost layer that has the request's deadline and can stop retrying when the caller gives up, and make the other layers fail fast", who)
 	} else {
-		b.WriteString("no layer along the chain sees the request's deadline")
+		b.WriteString("no layer has the request's deadline: keep the retry here, the outermost, give it the caller's context, and make the layers below fail fast")
 	}
 	return b.String()
 }

@@ -166,7 +166,7 @@ func (c *checker) restyRequest(cur inspector.Cursor, call *ast.CallExpr, method 
 	r.sends = []*ast.CallExpr{call}
 	c.restyFrom(r, sel.X)
 	if r.rconstr != nil && !r.rambig {
-		// The construction is the R() call (design.md, nonidempotent).
+		// The construction is the R() call (docs/design.md, Where diagnostics go).
 		r.pos, r.end = r.rconstr.Pos(), r.rconstr.End()
 	}
 	return r

@@ -72,8 +72,9 @@
 // limiter (or any budget) asked before every attempt, the first included
 // (in the loop condition, or at the top of the loop body or operation on
 // every path), guards those retries as much as one asked after a failure
-// (design.md, Budgets): one limiter asked by retries to two dependencies
-// is a shared budget. A budget asked only before the loop guards no retry.
+// (docs/design.md, Budgets): one limiter asked by retries to two
+// dependencies is a shared budget. A budget asked only before the loop
+// guards no retry.
 //
 // Dependencies are those of the shared analysis (retrysite.Deps, the
 // model fixedattempts names its budgets after), trusted only where they

@@ -163,7 +163,7 @@ func run(pass *analysis.Pass) (any, error) {
 // retryGuards returns the checks that guard a site's retries with a
 // budget object: the site's guard and the other budget checks on the way
 // from a failed attempt to the next one. A rate limiter asked before each
-// attempt is one of them (design.md, Budgets).
+// attempt is one of them (docs/design.md, Budgets).
 func (c *checker) retryGuards(s *retrysite.Site) []*retrysite.Guard {
 	if s.Guard == nil {
 		return nil
@@ -233,18 +233,15 @@ func (sh *shared) deps() []retrysite.Dep {
 	return deps
 }
 
-// labelDeps makes the names of distinct dependencies distinct, by adding
-// the owner type of a field (Inventory.client, Payments.client).
+// labelDeps makes the names of distinct dependencies distinct, as the
+// audit names them (Inventory.client, Payments.client).
 func labelDeps(deps []retrysite.Dep) {
-	count := make(map[string]int)
+	var labels retrysite.Labels
 	for _, d := range deps {
-		count[d.Name]++
+		labels.Add(d)
 	}
 	for i, d := range deps {
-		if count[d.Name] < 2 {
-			continue
-		}
-		deps[i].Name = d.Qualified()
+		deps[i].Name = labels.Name(d)
 	}
 }
 

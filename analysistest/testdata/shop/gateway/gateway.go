@@ -19,7 +19,7 @@ var ordersBudget = budget.New()
 // 3 × 3 × 3 = 27 calls to the database per user request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	for i := 0; i < 3; i++ { // want `retries nest: up to 3 attempts here × 3 in orders.\(\*Client\).Get × 3 in ledger.\(\*Client\).Post = 27 calls per request at the deepest dependency; retry at one layer only: gateway.\(\*Server\).ServeHTTP knows the request's deadline`
+	for i := 0; i < 3; i++ { // want `retries nest: up to 3 attempts here × 3 in orders.\(\*Client\).Get × 3 in ledger.\(\*Client\).Post = 27 calls per request at the deepest dependency when it fails; keep the retry in gateway.\(\*Server\).ServeHTTP, the outermost layer that has the request's deadline`
 		if err := s.orders.Get(ctx, r.URL.Path); err == nil {
 			w.WriteHeader(http.StatusOK)
 			return

@@ -73,7 +73,7 @@ func noReason(ctx context.Context, c *Client) error {
 
 // Unused: nothing below is reported by the pass named.
 func unused(ctx context.Context) error {
-	//lint:ignore fixedattempts no retry loop here // want `//lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic on its line or the next; remove it`
+	//lint:ignore fixedattempts no retry loop here // want `//lint:ignore fixedattempts silences nothing: no fixedattempts diagnostic in the line or statement below it; remove it`
 	time.Sleep(time.Second)
 	//lint:ignore retrylint nothing here either // want `//lint:ignore retrylint silences nothing: no retrylint diagnostic`
 	_ = ctx

@@ -89,7 +89,7 @@ func notSuppressed(c *Client) {
 }
 
 // A budget made for the call bounds one request, not the fleet's retries:
-// it is no budget (design.md, Budgets).
+// it is no budget (docs/design.md, Budgets).
 type attempts struct{ left int }
 
 func (a *attempts) TryRetry() bool { a.left--; return a.left >= 0 }

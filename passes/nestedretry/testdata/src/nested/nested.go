@@ -58,7 +58,7 @@ func (c *Client) innerBudgeted(ctx context.Context) error {
 // Reported: 2 × 3 in the same package.
 func (c *Client) Outer(ctx context.Context) error {
 	var err error
-	for i := 0; i < 2; i++ { // want `retries nest: up to 2 attempts here × 3 in nested.\(\*Client\).inner = 6 calls per request at the deepest dependency; retry at one layer only: nested.\(\*Client\).Outer knows the request's deadline`
+	for i := 0; i < 2; i++ { // want `retries nest: up to 2 attempts here × 3 in nested.\(\*Client\).inner = 6 calls per request at the deepest dependency when it fails; keep the retry in nested.\(\*Client\).Outer, the outermost layer that has the request's deadline and can stop retrying when the caller gives up, and make the other layers fail fast`
 		if err = c.inner(ctx); err == nil {
 			return nil
 		}
@@ -70,7 +70,7 @@ func (c *Client) Outer(ctx context.Context) error {
 // Reported: a library retry bounded only by time around a counted one,
 // with no deadline anywhere along the chain.
 func (c *Client) Elapsed() error {
-	return backoff.Retry(func() error { return c.inner(context.Background()) }, backoff.NewExponentialBackOff()) // want `retries nest: attempts bounded only by time here × 3 in nested.\(\*Client\).inner = 3 × a time-bounded number of calls per request at the deepest dependency; retry at one layer only: nested.\(\*Client\).inner knows the request's deadline`
+	return backoff.Retry(func() error { return c.inner(context.Background()) }, backoff.NewExponentialBackOff()) // want `retries nest: attempts bounded only by time here × 3 in nested.\(\*Client\).inner = 3 × a time-bounded number of calls per request at the deepest dependency when it fails; keep the retry in nested.\(\*Client\).inner, the outermost layer`
 }
 
 // Reported: a count that is not a constant.
@@ -147,4 +147,35 @@ func (c *Client) Recursive(ctx context.Context, n int) error {
 // Not reported: conflict retries are no outage risk.
 func (c *Client) Conflict(ctx context.Context) error {
 	return retry.RetryOnConflict(wait.Backoff{Steps: 5}, func() error { return c.inner(ctx) })
+}
+
+// plain retries the store 3 times and has no context.
+func (c *Client) plain() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = c.store.Get(context.Background()); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Reported: no layer has the request's deadline, so the message says to
+// keep the retry at this, the outer, layer and give it the caller's
+// context.
+func (c *Client) NoDeadline() error {
+	var err error
+	for i := 0; i < 2; i++ { // want `retries nest: up to 2 attempts here × 3 in nested.\(\*Client\).plain = 6 calls per request at the deepest dependency when it fails; no layer has the request's deadline: keep the retry here, the outermost, give it the caller's context, and make the layers below fail fast`
+		if err = c.plain(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Not reported: one attempt around the retrying layer.
+func (c *Client) NoDeadlineOnce() error {
+	return c.plain()
 }

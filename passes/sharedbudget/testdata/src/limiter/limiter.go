@@ -73,7 +73,7 @@ func (s *Service) both(ctx context.Context) {
 }
 
 // A rate limit before each attempt, and a retry budget after a failure:
-// both are shared by the two dependencies (design.md, Budgets).
+// both are shared by the two dependencies (docs/design.md, Budgets).
 var (
 	sendQuota  = rate.NewLimiter(100, 10) // want `rate limiter sendQuota guards retries to inventory and payments`
 	afterQuota = budget.New()             // want `retry budget afterQuota guards retries to inventory and payments`

@@ -11,7 +11,7 @@ import (
 )
 
 // One rate limiter asked before every attempt of retries to two
-// dependencies: a failing one drains the other's quota (design.md,
+// dependencies: a failing one drains the other's quota (docs/design.md,
 // Budgets: a rate limiter asked before each attempt is a budget).
 var quota = rate.NewLimiter(rate.Every(time.Millisecond), 100) // want `rate limiter quota guards retries to inventory and payments`
 
