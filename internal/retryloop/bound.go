@@ -17,6 +17,9 @@ import (
 // guard, not a bound.
 func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
 	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
+		if l.timer != nil {
+			return a.CountBound(l.timerCount, 0, false), nil
+		}
 		if l.list != nil {
 			n := "len(" + a.render(r.X) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}, nil

@@ -16,8 +16,11 @@
 //
 // # Definition
 //
-// A for statement (for {}, for cond {}, a counted for, or a range over an
-// integer; a range over a list only as failover, below) is a retry loop
+// A for statement (for {}, for cond {}, a counted for, a range over an
+// integer, or a range over a retry timer: an iterator made by a function
+// of the package whose literal counts to one of its parameters, yielding
+// once per turn and waiting after each yield, bounded by the argument of
+// that parameter; a range over a list only as failover, below) is a retry loop
 // when one call of its body, the attempt, satisfies all of these on the
 // loop's control-flow graph:
 //
