@@ -37,7 +37,10 @@
 //     failure is what the code tests as failure: a non-nil error, also
 //     classified (errors.Is, errors.As, a type assertion, a predicate of
 //     the error such as isRetryable(err)); the status of the attempt's
-//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess());
+//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
+//     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
+//     read as a set of failing statuses: in it, the status is a failure;
+//     out of it, any);
 //     a verdict returned with the attempt whose name says it wants a retry
 //     (retry, err := try()); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
