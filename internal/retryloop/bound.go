@@ -21,7 +21,11 @@ func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
 			return a.CountBound(l.timerCount, 0, false), nil
 		}
 		if l.list != nil {
-			n := "len(" + a.render(r.X) + ")"
+			x := r.X
+			if _, isCall := unparen(x).(*ast.CallExpr); isCall && l.list != r.X {
+				x = l.list // rand.Perm(len(addrs)) has len(addrs) elements
+			}
+			n := "len(" + a.render(x) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}, nil
 		}
 		return a.CountBound(r.X, 0, false), nil

@@ -79,12 +79,17 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 			// Each element is different work, unless the elements are the
 			// endpoints of one operation (failover).
 			l.list = s.X
+			if xs := a.permutedList(s.X); xs != nil {
+				// for _, i := range rand.Perm(len(addrs)): the
+				// endpoints of addrs, in random order.
+				l.list = xs
+			}
 			if id, ok := s.Value.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			} else if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			}
-			if l.over == nil || !a.isEndpoints(s.X, l.over) {
+			if l.over == nil || !a.isEndpoints(l.list, l.over) {
 				return nil
 			}
 		case *types.Chan:
@@ -1014,4 +1019,40 @@ func (a *Definer) headerBound(l *loop, lp *Loop) bool {
 	}
 	_, ok = lp.BoundExitAt(fs.Cond)
 	return ok
+}
+
+// permutedList returns xs when x is a random permutation of its indices,
+// rand.Perm(len(xs)), or a local variable defined as one; nil otherwise.
+func (a *Definer) permutedList(x ast.Expr) ast.Expr {
+	e := unparen(x)
+	if id, ok := e.(*ast.Ident); ok {
+		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		e = unparen(a.host.Definition(v))
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	fn := a.callee(call)
+	if fn == nil || fn.Name() != "Perm" {
+		return nil
+	}
+	if p := typesx.PkgPath(fn); p != "math/rand" && p != "math/rand/v2" {
+		return nil
+	}
+	lc, ok := unparen(call.Args[0]).(*ast.CallExpr)
+	if !ok || len(lc.Args) != 1 {
+		return nil
+	}
+	id, ok := unparen(lc.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); !ok || b.Name() != "len" {
+		return nil
+	}
+	return lc.Args[0]
 }

@@ -61,7 +61,9 @@
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the
-// attempt's target, or an index of such a list by the counter, with the
+// attempt's target, or an index of such a list by the counter, or by the
+// elements of a random permutation of its indices (for _, i := range
+// rand.Perm(len(addrs)), the permutation directly or in a local), with the
 // bound "up to len(list) attempts". An attempt inside a loop nested in the
 // retry loop is retried by the outer loop when it reaches the attempt again
 // through the outer loop's head; an inner failover of the same attempt is
@@ -143,7 +145,8 @@
 //   - Failover: a range over a list whose name, element name or element
 //     type's name ends in an endpoint word (host, addr, server, broker,
 //     endpoint, url, node, peer, replica, seed, ... : endpointWords in
-//     sameop.go): the list's type says nothing of what it holds.
+//     sameop.go): the list's type says nothing of what it holds. For a
+//     range over rand.Perm(len(xs)), the names are those of xs.
 //   - The failed part of the work (toRetry, failed: failedPart and
 //     lengthTest): a list made from the attempt's answer whose name says
 //     retry or fail holds what is retried.
