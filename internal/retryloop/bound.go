@@ -17,8 +17,15 @@ import (
 // guard, not a bound.
 func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
 	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
+		if l.timer != nil {
+			return a.CountBound(l.timerCount, 0, false), nil
+		}
 		if l.list != nil {
-			n := "len(" + a.render(r.X) + ")"
+			x := r.X
+			if _, isCall := unparen(x).(*ast.CallExpr); isCall && l.list != r.X {
+				x = l.list // rand.Perm(len(addrs)) has len(addrs) elements
+			}
+			n := "len(" + a.render(x) + ")"
 			return Bound{Kind: BoundCount, Base: n, Expr: n, Note: "one per element of " + a.render(r.X)}, nil
 		}
 		return a.CountBound(r.X, 0, false), nil

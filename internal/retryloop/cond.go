@@ -64,6 +64,20 @@ func (f *flow) condDepth(e ast.Expr, st state, want bool, depth int) []state {
 		if want {
 			return f.nilTest(x.X, st, false)
 		}
+	case *ast.IndexExpr:
+		// retryOn[resp.StatusCode]: a set of statuses kept as data, read
+		// as a set of failures (the statuses to retry): a status in it
+		// is a failing one, and one out of it may be any.
+		if _, ok := f.statusOf(x.Index, st); ok && isBool(typeOf(f.a, x)) {
+			if _, isMap := typeOf(f.a, x.X).Underlying().(*types.Map); isMap {
+				st.seen = true
+				out := expand(st.out)
+				if want {
+					out &^= o2xx
+				}
+				return with(st, out)
+			}
+		}
 	}
 	return []state{st}
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -27,6 +28,11 @@ type loop struct {
 	list ast.Expr     // the ranged expression
 
 	ticker *ast.CallExpr // for range t.C over a cenkalti/backoff ticker: the NewTicker call
+
+	// A range over a retry timer (retryTimer): the call that makes the
+	// iterator, and the argument its loop counts to.
+	timer      *ast.CallExpr
+	timerCount ast.Expr
 
 	g  *cfg.CFG
 	in []bool // in[i]: block i belongs to the loop
@@ -73,12 +79,17 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 			// Each element is different work, unless the elements are the
 			// endpoints of one operation (failover).
 			l.list = s.X
+			if xs := a.permutedList(s.X); xs != nil {
+				// for _, i := range rand.Perm(len(addrs)): the
+				// endpoints of addrs, in random order.
+				l.list = xs
+			}
 			if id, ok := s.Value.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			} else if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			}
-			if l.over == nil || !a.isEndpoints(s.X, l.over) {
+			if l.over == nil || !a.isEndpoints(l.list, l.over) {
 				return nil
 			}
 		case *types.Chan:
@@ -86,6 +97,15 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 			// paced by the backoff.
 			if l.ticker = a.backoffTicker(s.X); l.ticker == nil {
 				return nil
+			}
+		case *types.Signature:
+			// for range over a retry timer of the package: one attempt
+			// per yield, the timer waiting between them.
+			if l.timer, l.timerCount = a.retryTimer(s.X); l.timer == nil {
+				return nil
+			}
+			if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
+				l.counter = a.pass.TypesInfo.ObjectOf(id)
 			}
 		default:
 			return nil
@@ -150,7 +170,97 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	lp.HeaderBound = a.headerBound(l, lp)
 	lp.Exempt = a.conflictOnly(l, f)
 	lp.Waits = a.loopWaits(l, lp.Path)
+	if l.timer != nil {
+		// The timer waits between the attempts, for a duration this
+		// loop does not see.
+		lp.Waits = append(lp.Waits, Wait{Wait: durkind.Wait{Call: l.timer, At: l.timer}, Kind: durkind.Unknown, Shape: durkind.Unknown})
+	}
 	return lp
+}
+
+// retryTimer returns, for the iterator x of a range-over-func loop, the
+// call that makes it and the argument that counts its turns, when it is a
+// retry timer: a call of a function of the package that returns an
+// iterator literal whose body is a counted loop over one of the
+// function's parameters (for i := range n, or for i := 0; i < n; i++)
+// that yields once per turn and then waits (time.Sleep, time.After, a
+// timer), as in for range c.newRetryTimer(ctx, maxRetry, unit, cap).
+// Each yield is an attempt of the range loop's body. It returns nil for
+// other iterators (each of their values is different work).
+func (a *Definer) retryTimer(x ast.Expr) (*ast.CallExpr, ast.Expr) {
+	call, ok := unparen(x).(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return nil, nil
+	}
+	fn := a.callee(call)
+	if fn == nil || fn.Pkg() != a.pass.Pkg {
+		return nil, nil
+	}
+	fd := a.host.Decl(fn)
+	if fd == nil || fd.Body == nil || len(fd.Body.List) == 0 {
+		return nil, nil
+	}
+	ret, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil
+	}
+	lit, ok := unparen(ret.Results[0]).(*ast.FuncLit)
+	if !ok || lit.Type.Params.NumFields() != 1 || len(lit.Type.Params.List[0].Names) != 1 {
+		return nil, nil
+	}
+	yield := a.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]
+	params := map[types.Object]int{}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			params[a.pass.TypesInfo.Defs[n]] = i
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	for _, st := range lit.Body.List {
+		var n ast.Expr
+		var body *ast.BlockStmt
+		switch st := st.(type) {
+		case *ast.RangeStmt:
+			if t, ok := a.pass.TypesInfo.TypeOf(st.X).Underlying().(*types.Basic); ok && t.Info()&types.IsInteger != 0 {
+				n, body = st.X, st.Body
+			}
+		case *ast.ForStmt:
+			if b, ok := unparen(st.Cond).(*ast.BinaryExpr); ok && b.Op == token.LSS && st.Init != nil {
+				n, body = b.Y, st.Body
+			}
+		}
+		id, ok := unparen(n).(*ast.Ident)
+		if !ok || body == nil {
+			continue
+		}
+		pi, ok := params[a.pass.TypesInfo.Uses[id]]
+		if !ok || pi >= len(call.Args) {
+			continue
+		}
+		// The body yields, then waits.
+		var yieldAt token.Pos
+		astx.InspectNoLit(body, func(m ast.Node) bool {
+			if c, ok := m.(*ast.CallExpr); ok && yieldAt == token.NoPos {
+				if id, ok := unparen(c.Fun).(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == yield {
+					yieldAt = c.Pos()
+				}
+			}
+			return yieldAt == token.NoPos
+		})
+		if yieldAt == token.NoPos {
+			continue
+		}
+		for _, w := range a.dur.WaitsIn(body) {
+			if w.Call != nil && w.Call.Pos() > yieldAt {
+				return call, call.Args[pi]
+			}
+		}
+	}
+	return nil, nil
 }
 
 // returnsStream reports whether a call returns a stream (an io.Reader, or
@@ -909,4 +1019,40 @@ func (a *Definer) headerBound(l *loop, lp *Loop) bool {
 	}
 	_, ok = lp.BoundExitAt(fs.Cond)
 	return ok
+}
+
+// permutedList returns xs when x is a random permutation of its indices,
+// rand.Perm(len(xs)), or a local variable defined as one; nil otherwise.
+func (a *Definer) permutedList(x ast.Expr) ast.Expr {
+	e := unparen(x)
+	if id, ok := e.(*ast.Ident); ok {
+		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		e = unparen(a.host.Definition(v))
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	fn := a.callee(call)
+	if fn == nil || fn.Name() != "Perm" {
+		return nil
+	}
+	if p := typesx.PkgPath(fn); p != "math/rand" && p != "math/rand/v2" {
+		return nil
+	}
+	lc, ok := unparen(call.Args[0]).(*ast.CallExpr)
+	if !ok || len(lc.Args) != 1 {
+		return nil
+	}
+	id, ok := unparen(lc.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); !ok || b.Name() != "len" {
+		return nil
+	}
+	return lc.Args[0]
 }

@@ -16,8 +16,11 @@
 //
 // # Definition
 //
-// A for statement (for {}, for cond {}, a counted for, or a range over an
-// integer; a range over a list only as failover, below) is a retry loop
+// A for statement (for {}, for cond {}, a counted for, a range over an
+// integer, or a range over a retry timer: an iterator made by a function
+// of the package whose literal counts to one of its parameters, yielding
+// once per turn and waiting after each yield, bounded by the argument of
+// that parameter; a range over a list only as failover, below) is a retry loop
 // when one call of its body, the attempt, satisfies all of these on the
 // loop's control-flow graph:
 //
@@ -34,7 +37,10 @@
 //     failure is what the code tests as failure: a non-nil error, also
 //     classified (errors.Is, errors.As, a type assertion, a predicate of
 //     the error such as isRetryable(err)); the status of the attempt's
-//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess());
+//     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
+//     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
+//     read as a set of failing statuses: in it, the status is a failure;
+//     out of it, any);
 //     a verdict returned with the attempt whose name says it wants a retry
 //     (retry, err := try()); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
@@ -55,7 +61,9 @@
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the
-// attempt's target, or an index of such a list by the counter, with the
+// attempt's target, or an index of such a list by the counter, or by the
+// elements of a random permutation of its indices (for _, i := range
+// rand.Perm(len(addrs)), the permutation directly or in a local), with the
 // bound "up to len(list) attempts". An attempt inside a loop nested in the
 // retry loop is retried by the outer loop when it reaches the attempt again
 // through the outer loop's head; an inner failover of the same attempt is
@@ -139,7 +147,8 @@
 //   - Failover: a range over a list whose name, element name or element
 //     type's name ends in an endpoint word (host, addr, server, broker,
 //     endpoint, url, node, peer, replica, seed, ... : endpointWords in
-//     sameop.go): the list's type says nothing of what it holds.
+//     sameop.go): the list's type says nothing of what it holds. For a
+//     range over rand.Perm(len(xs)), the names are those of xs.
 //   - The failed part of the work (toRetry, failed: failedPart and
 //     lengthTest): a list made from the attempt's answer whose name says
 //     retry or fail holds what is retried.

@@ -65,7 +65,7 @@ func describe(s *retrysite.Site) string {
 
 func TestSites(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, show, "loops", "libs", "guards", "helperuse", "polarityuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
+	analysistest.Run(t, dir, show, "loops", "timers", "libs", "guards", "helperuse", "polarityuse", "github.com/failsafe-go/failsafe-go/failsafehttp")
 }
 
 // TestBackoff asserts the wait between attempts: each shape beside its

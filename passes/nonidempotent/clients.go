@@ -151,6 +151,9 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 	if ci := c.retryingWrapper(r, send, fn); ci != nil {
 		return ci
 	}
+	if r.sender != nil && send == r.call {
+		return &clientInfo{desc: funcName(c.pass.Pkg, r.sender)}
+	}
 	sel, _ := ast.Unparen(send.Fun).(*ast.SelectorExpr)
 	path, recv := typesx.PkgPath(fn), typesx.RecvName(fn)
 	switch {
@@ -171,6 +174,11 @@ func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func
 		return nil
 	}
 	f := c.keyFact(fn)
+	if f != nil && f.RecvRetries {
+		if sel, ok := ast.Unparen(send.Fun).(*ast.SelectorExpr); ok && c.rootKind(r, sel.X, 0) == rootReq {
+			return &clientInfo{desc: funcName(c.pass.Pkg, fn)}
+		}
+	}
 	if f == nil || len(f.Retries) == 0 {
 		return nil
 	}

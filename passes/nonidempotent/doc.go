@@ -25,7 +25,15 @@
 // its string parameters, c.NewRequest(ctx, method, path, body), and sets
 // no idempotency key and no header it cannot name on it: a fact, so the
 // wrapper may live in another package; the wrapper's call is the
-// construction), or sent by http.Post, http.PostForm, (*http.Client).Post
+// construction; a wrapper may also return a request holder, a struct type
+// of the user's code with one request field, built as a literal around the
+// request: return &ClientRequest{req: req, Header: req.Header}, nil; and
+// a default for an empty method, if method == "" { method = "POST" },
+// leaves the method the caller's), or sent by a function of the user's
+// code that builds the request from its method parameter and retries it
+// inside a retry site of its own, reading the method nowhere else
+// (executeMethod(ctx, "POST", metadata): the call builds and sends, and
+// is where the diagnostic goes; a fact), or sent by http.Post, http.PostForm, (*http.Client).Post
 // and PostForm, the go-retryablehttp equivalents, or resty's Post, Patch
 // and Execute, when the request is retried:
 //   - sent inside a retry loop, or inside the operation function literal of
@@ -54,7 +62,9 @@
 //     request parameter whatever the method: it sends it inside a retry
 //     site of its own, or every send of it goes through a retrying client
 //     (made in the wrapper or held in a field); a fact, and a wrapper that
-//     reads req.Method is taken to choose what it retries. A wrapper that
+//     reads req.Method is taken to choose what it retries. A method of a
+//     request holder that sends the holder's request so is a send wrapper
+//     too (req.Do(ctx, v)). A wrapper that
 //     is only called by a retry site's attempt does not make its other
 //     callers' requests retried;
 //
@@ -112,9 +122,16 @@
 //		...
 //	}
 //
+// Headers copied from a map by a for-range set a key only where that map
+// is given one: a map held in a struct field counts when some code of the
+// package sets a key-header name, a constant, on that field (Set, Add, an
+// index, a literal); a local map made in the function (make or a literal)
+// and filled there only with constant names counts when one of them is a
+// key header. Either map without one sets no key.
+//
 // Not reported, because the pass cannot be sure: requests on which headers
-// are set whose names are not constants (for k, v := range h {
-// req.Header.Set(k, v) }), or that are passed to a function value or an
+// are set whose names are not constants and come from anything else (for
+// k, v := range h { req.Header.Set(k, v) } over a parameter h), or that are passed to a function value or an
 // interface method other than one returning the response (a signer may set
 // the key), or that are stored, returned or sent on a channel; resty
 // requests from a client that sets headers itself; loops whose request
@@ -145,13 +162,21 @@
 // there is no fix. The header the fixes set is the first of
 // -nonidempotent.headers. Generated files get no fixes.
 //
+// The functions of the retry libraries (go-retryablehttp, resty) are known
+// by the retryapi table alone: a fact computed from their source, which
+// exists only when the library is analyzed in the same run, is not used,
+// so the findings do not depend on which packages are analyzed together.
+//
 // Facts: the pass exports a KeyFact for functions that set an
 // idempotency-key header on a request or header-map parameter (and whether
 // they generate the key themselves), that set headers they cannot name on
 // one, that resend a request parameter (inside a retry site, or through a
 // retrying client), that return a freshly generated value, that build and
-// return a request with the method of a parameter, or that return a new
-// resty request (and whether its client retries). It is the pass's own fact
+// return a request (or a request holder) with the method of a parameter,
+// that build, send and retry a request with the method of a parameter,
+// that are methods of a request holder sending its request through a
+// retrying client or setting headers on it, or that return a new resty
+// request (and whether its client retries). It is the pass's own fact
 // type rather than the shared analysis's: the facts depend on this pass's
 // header list, and retrysite stays about retry sites. Because retrysite
 // already declares facts, drivers load every dependency from source

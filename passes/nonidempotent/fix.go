@@ -22,7 +22,7 @@ import (
 // just before it is sent (the client resends the same request).
 func (c *checker) keyFix(r *request, rt *retry) *analysis.SuggestedFix {
 	file := fixutil.FileOf(c.pass, r.pos)
-	if file == nil || fixutil.FileOf(c.pass, rt.send.Pos()) != file || rt.cross() {
+	if file == nil || fixutil.FileOf(c.pass, rt.send.Pos()) != file || rt.cross() || c.heldRequest(r) || r.sender != nil {
 		return nil
 	}
 	sendStmt := c.stmtOf(rt.send)
@@ -493,4 +493,17 @@ func (c *checker) src(file *ast.File, n ast.Node) string { return fixutil.Source
 // insertBefore returns an edit that puts text on its own line before stmt.
 func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analysis.TextEdit {
 	return fixutil.InsertStmt(c.pass, file, stmt, false, text)
+}
+
+// heldRequest reports whether the request is a holder's (its construction
+// returns a request holder): the holder may have no header map to set.
+func (c *checker) heldRequest(r *request) bool {
+	if r.kind != kindValue {
+		return false
+	}
+	t := c.pass.TypesInfo.TypeOf(r.call)
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type()
+	}
+	return holderField(t) != nil
 }

@@ -115,6 +115,13 @@ func (c *checker) mayGenerate(body *ast.BlockStmt) bool {
 // or nil.
 func (c *checker) keyFact(fn *types.Func) *KeyFact {
 	fn = fn.Origin()
+	if fn.Pkg() != nil && libOf(fn.Pkg().Path()) != "" {
+		// A retry library's functions are known by its table: a fact
+		// computed from its source, present only when the library is
+		// analyzed in the same run (or is the package analyzed), must not
+		// change what its callers get.
+		return nil
+	}
 	if fn.Pkg() == c.pass.Pkg {
 		return c.local[fn]
 	}
@@ -172,7 +179,50 @@ func mayHaveFact(fn *types.Func) bool {
 			return true
 		}
 	}
-	return sig.Results().Len() > 0 && (keyish(sig.Results().At(0).Type()) || reqParam(sig.Results().At(0).Type()) == rootReq)
+	if sig.Recv() != nil && holderField(sig.Recv().Type()) != nil {
+		return true
+	}
+	for i := range sig.Params().Len() {
+		// The method of a request it builds (KeyFact.Builds, SendsMethod).
+		if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return true
+		}
+	}
+	return sig.Results().Len() > 0 && (keyish(sig.Results().At(0).Type()) || reqParam(sig.Results().At(0).Type()) == rootReq ||
+		holderField(sig.Results().At(0).Type()) != nil)
+}
+
+// holderField returns the request field of a request holder: a struct
+// type of the user's code (or a pointer to one) with exactly one field
+// that is a *http.Request or *retryablehttp.Request, as in
+// type ClientRequest struct{ req *retryablehttp.Request; hc *retryablehttp.Client }.
+// It returns nil for other types.
+func holderField(t types.Type) *types.Var {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return nil
+	}
+	if path := typesx.TrimVendor(n.Obj().Pkg().Path()); path == "net/http" || isRetryable(path) || isResty(path) {
+		return nil
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var f *types.Var
+	for i := range st.NumFields() {
+		fi := st.Field(i)
+		if typesx.IsNamedPtr(fi.Type(), "net/http", "Request") || isLibPtr(fi.Type(), retryapi.RetryableHTTP, "Request") {
+			if f != nil {
+				return nil
+			}
+			f = fi
+		}
+	}
+	return f
 }
 
 // exportFacts computes a KeyFact for every function of the package that
@@ -297,7 +347,14 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 			}
 		}
 	}
+	if recv := sig.Recv(); recv != nil && holderField(recv.Type()) != nil {
+		r := &request{fn: fd, vars: map[types.Object]bool{recv: true}, hdrs: map[types.Object]bool{}}
+		c.collect(r)
+		f.RecvHeaders = r.dynamic || len(r.keys) > 0
+		f.RecvRetries = !f.RecvHeaders && !c.methodAware(r) && c.resends(r)
+	}
 	f.Builds = c.builderParams(fd, fn)
+	f.SendsMethod = c.sendsMethodParams(fd, fn)
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {

@@ -133,6 +133,18 @@ type KeyFact struct {
 	// idempotency key and no header it cannot name; RestyRetries: that
 	// client retries (SetRetryCount).
 	Resty, RestyRetries bool
+	// RecvRetries: a method of a request holder (a struct type with one
+	// request field) that sends the receiver's request inside a retry
+	// site or through a retrying client, whatever its method;
+	// RecvHeaders: one that sets an idempotency key, or headers it cannot
+	// name, on it.
+	RecvRetries, RecvHeaders bool
+	// SendsMethod are the string parameters whose value is the method of
+	// a request it builds and sends inside a retry site of its own, with
+	// no idempotency key and no header it cannot name, and that it reads
+	// nowhere else: executeMethod(ctx, method, metadata) retries whatever
+	// method it is given.
+	SendsMethod []int
 }
 
 func (*KeyFact) AFact() {}
@@ -157,6 +169,15 @@ func (f *KeyFact) String() string {
 	if len(f.Builds) > 0 {
 		parts = append(parts, fmt.Sprintf("builds=%v", f.Builds))
 	}
+	if f.RecvRetries {
+		parts = append(parts, "recvRetries")
+	}
+	if len(f.SendsMethod) > 0 {
+		parts = append(parts, fmt.Sprintf("sendsMethod=%v", f.SendsMethod))
+	}
+	if f.RecvHeaders {
+		parts = append(parts, "recvHeaders")
+	}
 	switch {
 	case f.RestyRetries:
 		parts = append(parts, "resty(retries)")
@@ -168,7 +189,7 @@ func (f *KeyFact) String() string {
 
 func (f *KeyFact) empty() bool {
 	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
-		len(f.Builds) == 0 && !f.Resty
+		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0
 }
 
 // checker holds the state of one run over a package.
@@ -185,6 +206,9 @@ type checker struct {
 	headers *headers                             // the idempotency-key header names
 	done    map[token.Pos]bool                   // reported positions
 	claims  fixutil.Claims                       // names the fixes declare
+	// fieldKeyIndex holds, per field of a header map, the places that set
+	// a key-header name on it; built on first use.
+	fieldKeyIndex map[types.Object][]ast.Node
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {

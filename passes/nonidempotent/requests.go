@@ -37,6 +37,7 @@ type request struct {
 	dynamic  bool                  // headers are set that the pass cannot name
 	escapes  bool                  // the request leaves the function's sight (stored, sent on a channel)
 	returned bool                  // the function returns it
+	sender   *types.Func           // for kindPost: the function of the user's code that builds, sends and retries it (KeyFact.SendsMethod)
 	// resty only
 	client  ast.Expr      // the client expression (c in c.R()), nil when unknown
 	rcall   *ast.CallExpr // the c.R() call of an inline chain
@@ -84,6 +85,17 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 			return nil
 		}
 		return c.valueRequest(cur, call, m)
+	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.sendsMethodArg(fn) >= 0:
+		// A function that builds the request with the method it is
+		// given and retries it itself (KeyFact.SendsMethod): the call
+		// builds and sends.
+		m := c.method(arg(call, c.sendsMethodArg(fn)))
+		if m == "" {
+			return nil
+		}
+		r := &request{kind: kindPost, method: m, call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur), sender: fn}
+		r.sends = []*ast.CallExpr{call}
+		return r
 	case isResty(path) && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
 		m := strings.ToUpper(name)
 		if name == "Execute" {
@@ -243,7 +255,9 @@ func (c *checker) restyEvent(r *request, call *ast.CallExpr, name string) {
 func (c *checker) headerEvent(r *request, node ast.Node, name, value ast.Expr) {
 	s, ok := c.stringConst(name)
 	if !ok {
-		r.dynamic = true
+		if judged, keyed := c.copiedHeader(node, name); !judged || keyed {
+			r.dynamic = true
+		}
 		return
 	}
 	if c.isKeyHeader(s) {
@@ -367,6 +381,9 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		}
 	case *ast.SelectorExpr:
 		if sel := c.pass.TypesInfo.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			if holderField(c.pass.TypesInfo.TypeOf(x.X)) == sel.Obj() && c.rootKind(r, x.X, depth+1) == rootReq {
+				return rootReq
+			}
 			switch x.Sel.Name {
 			case "Request":
 				if c.rootKind(r, x.X, depth+1) == rootReq {
@@ -383,7 +400,7 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 		switch {
 		case f == nil:
-		case typesx.PkgPath(f) == "net/http" && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
+		case (typesx.PkgPath(f) == "net/http" || isRetryable(typesx.PkgPath(f))) && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone") && ok:
 			return c.rootKind(r, sel.X, depth+1)
 		case isLibFunc(f, retryapi.RetryableHTTP, "FromRequest"):
 			return c.rootKind(r, arg(x, 0), depth+1)
@@ -408,6 +425,10 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 				return
 			}
 			if sel := c.pass.TypesInfo.Selections[pn]; sel != nil && sel.Kind() == types.FieldVal {
+				if !isHdr && holderField(c.pass.TypesInfo.TypeOf(pn.X)) == sel.Obj() {
+					e = p // the holder's request
+					continue
+				}
 				switch {
 				case pn.Sel.Name == "Header" && !isHdr:
 					isHdr = true
@@ -439,9 +460,20 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 					e = p.Parent() // the chain goes on with the same request
 					continue
 				}
-			case typesx.PkgPath(f) == "net/http" && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
+			case (typesx.PkgPath(f) == "net/http" || isRetryable(typesx.PkgPath(f))) && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
 				e = p.Parent()
 				continue
+			case holderField(c.pass.TypesInfo.TypeOf(pn.X)) != nil:
+				// A method of a request holder: it may send the
+				// request, or set headers on it.
+				if fact := c.keyFact(f); fact != nil {
+					if fact.RecvHeaders {
+						r.dynamic = true
+					}
+					if fact.RecvRetries {
+						r.sends = append(r.sends, call)
+					}
+				}
 			}
 			return
 		case *ast.CallExpr:
@@ -504,7 +536,16 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 				r.returned = true
 			}
 			return
-		case *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.UnaryExpr:
+		case *ast.KeyValueExpr:
+			if pn.Value == node && c.returnedHolder(p, isHdr) {
+				if !isHdr {
+					r.returned = true
+				}
+				return
+			}
+			r.escapes = true
+			return
+		case *ast.CompositeLit, *ast.SendStmt, *ast.UnaryExpr:
 			r.escapes = true
 			return
 		}
@@ -612,3 +653,26 @@ func (c *checker) stringConst(e ast.Expr) (string, bool) {
 
 // intConst returns the constant integer value of e.
 func (c *checker) intConst(e ast.Expr) (int64, bool) { return typesx.IntConst(c.pass.TypesInfo, e) }
+
+// returnedHolder reports whether kv, an element of a composite literal,
+// stores the request in the request field of a holder (or, for its header
+// map, in any field of it) that the function returns as its first result:
+// return &ClientRequest{req: req, Header: req.Header}, nil.
+func (c *checker) returnedHolder(kv inspector.Cursor, isHdr bool) bool {
+	lit, ok := kv.Parent().Node().(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	hf := holderField(c.pass.TypesInfo.TypeOf(lit))
+	key, ok := kv.Node().(*ast.KeyValueExpr).Key.(*ast.Ident)
+	if hf == nil || !ok || !isHdr && c.pass.TypesInfo.ObjectOf(key) != hf {
+		return false
+	}
+	var res ast.Node = lit
+	up := kv.Parent().Parent()
+	if u, ok := up.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		res, up = u, up.Parent()
+	}
+	ret, ok := up.Node().(*ast.ReturnStmt)
+	return ok && len(ret.Results) > 0 && ret.Results[0] == res
+}

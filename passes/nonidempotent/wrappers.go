@@ -2,6 +2,7 @@ package nonidempotent
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -52,7 +53,10 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 		return -1
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 || reqParam(sig.Results().At(0).Type()) != rootReq {
+	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 {
+		return -1
+	}
+	if rt := sig.Results().At(0).Type(); reqParam(rt) != rootReq && holderField(rt) == nil {
 		return -1
 	}
 	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
@@ -70,7 +74,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil {
 		return nil
 	}
 	params := make(map[types.Object]int)
@@ -100,7 +104,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		}
 		p := c.pass.TypesInfo.Uses[id]
 		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || c.changed(fd.Body, p) {
+		if !ok || slices.Contains(out, i) || c.changedBeyondDefault(fd.Body, p) {
 			continue
 		}
 		if c.returnsClean(cur, call) {
@@ -116,6 +120,48 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 func (c *checker) changed(body *ast.BlockStmt, v types.Object) bool {
 	ix := c.values()
 	return len(ix.vals(v)) > 0 || ix.addr(v) || ix.incs(v)
+}
+
+// changedBeyondDefault reports whether a method parameter is changed
+// other than by a default for an empty value (if method == "" { method =
+// http.MethodPost }): then the caller's method is not the request's.
+func (c *checker) changedBeyondDefault(body *ast.BlockStmt, v types.Object) bool {
+	ix := c.values()
+	if ix.addr(v) || ix.incs(v) {
+		return true
+	}
+	for _, val := range ix.vals(v) {
+		if _, ok := c.stringConst(val); !ok {
+			return true
+		}
+		cur, ok := astx.Find(c.insp.Root(), val)
+		if !ok {
+			return true
+		}
+		as, ok := cur.Parent().Node().(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 {
+			return true
+		}
+		ifs, ok := cur.Parent().Parent().Parent().Node().(*ast.IfStmt)
+		if !ok || !c.testsEmpty(ifs.Cond, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// testsEmpty reports whether cond is v == "".
+func (c *checker) testsEmpty(cond ast.Expr, v types.Object) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	x, y := b.X, b.Y
+	if c.varOf(x) != v {
+		x, y = y, x
+	}
+	s, isConst := c.stringConst(y)
+	return c.varOf(x) == v && isConst && s == ""
 }
 
 // returnsClean reports whether the request a builder call makes is
@@ -207,4 +253,74 @@ func (r *request) constructed(call *ast.CallExpr) {
 	case r.rconstr != call:
 		r.rambig = true
 	}
+}
+
+// sendsMethodArg returns the index of the argument of a call of fn that
+// is the method of the request fn builds, sends and retries itself
+// (KeyFact.SendsMethod), or -1.
+func (c *checker) sendsMethodArg(fn *types.Func) int {
+	if f := c.keyFact(fn); f != nil && len(f.SendsMethod) > 0 {
+		return f.SendsMethod[0]
+	}
+	return -1
+}
+
+// sendsMethodParams returns the string parameters of a function whose
+// value is the method of a request it builds and sends inside a retry
+// site of its own, with no idempotency key and no header it cannot name
+// set on it, and that it reads nowhere else (a function that compares
+// the method may retry only some).
+func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
+	sig := fn.Type().(*types.Signature)
+	params := make(map[types.Object]int)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			params[p] = i
+		}
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	bodyCur, ok := astx.Find(c.insp.Root(), fd.Body)
+	if !ok {
+		return nil
+	}
+	uses := map[types.Object]int{}
+	for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
+		if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
+			if _, ok := params[o]; ok {
+				uses[o]++
+			}
+		}
+	}
+	var out []int
+	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		mi := c.methodArg(call)
+		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
+			continue
+		}
+		id, ok := ast.Unparen(arg(call, mi)).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		p := c.pass.TypesInfo.Uses[id]
+		i, ok := params[p]
+		if !ok || slices.Contains(out, i) || uses[p] != 1 || c.changedBeyondDefault(fd.Body, p) {
+			continue
+		}
+		r := c.valueRequest(cur, call, "POST")
+		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 {
+			continue
+		}
+		for _, send := range r.sends {
+			if len(c.regionsOf(send, true)) > 0 {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

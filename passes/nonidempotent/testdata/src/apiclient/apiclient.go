@@ -18,6 +18,7 @@ type Client struct {
 	base      string
 	UserAgent string
 	extra     map[string]string
+	keyed     map[string]string
 }
 
 // NewRequest builds a request with the method it is given.
@@ -64,13 +65,71 @@ func (c *Client) NewKeyedRequest(ctx context.Context, method, path string) (*htt
 	return req, nil
 }
 
-// NewExtraRequest sets headers it cannot name.
-func (c *Client) NewExtraRequest(ctx context.Context, method, path string) (*http.Request, error) {
+// NewExtraRequest copies the headers of a field that no code of the
+// package gives an idempotency key: the copy sets none.
+func (c *Client) NewExtraRequest(ctx context.Context, method, path string) (*http.Request, error) { // want NewExtraRequest:`idemKey\(builds=\[1\]\)`
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
 	if err != nil {
 		return nil, err
 	}
 	for k, v := range c.extra {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
+// NewMadeRequest copies a map it fills itself with constant names, none
+// of them a key.
+func (c *Client) NewMadeRequest(ctx context.Context, method, path string) (*http.Request, error) { // want NewMadeRequest:`idemKey\(builds=\[1\]\)`
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	h := make(http.Header)
+	h.Set("Accept", "application/json")
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	return req, nil
+}
+
+// SetKey gives the keyed field an idempotency key.
+func (c *Client) SetKey(key string) { c.keyed["Idempotency-Key"] = key }
+
+// NewKeyedExtraRequest copies the headers of a field that is given a key:
+// its requests may carry one.
+func (c *Client) NewKeyedExtraRequest(ctx context.Context, method, path string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range c.keyed {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
+// NewMadeKeyRequest copies a map it gives a key.
+func (c *Client) NewMadeKeyRequest(ctx context.Context, method, path, key string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	h := make(http.Header)
+	h.Set("Idempotency-Key", key)
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	return req, nil
+}
+
+// NewParamRequest copies a map its caller gives it, which may hold a key.
+func (c *Client) NewParamRequest(ctx context.Context, method, path string, h map[string]string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range h {
 		req.Header.Set(k, v)
 	}
 	return req, nil

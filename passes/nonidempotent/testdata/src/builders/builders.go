@@ -101,7 +101,7 @@ func (s *Service) Replace(ctx context.Context, body io.Reader) error {
 	return errors.New("gave up")
 }
 
-func (s *Service) Any(ctx context.Context, method string) error {
+func (s *Service) Any(ctx context.Context, method string) error { // want Any:`idemKey\(sendsMethod=\[1\]\)`
 	for i := 0; i < 3; i++ {
 		req, err := s.api.NewRequest(ctx, method, "/orders", nil)
 		if err != nil {
@@ -158,7 +158,23 @@ func (s *Service) wrappers(ctx context.Context, p *apiclient.Pending) {
 		return s.send(req)
 	})
 	retry(func() error {
-		req, _ := s.api.NewExtraRequest(ctx, http.MethodPost, "/b")
+		req, _ := s.api.NewExtraRequest(ctx, http.MethodPost, "/b") // want `POST is retried without an idempotency key`
+		return s.send(req)
+	})
+	retry(func() error {
+		req, _ := s.api.NewMadeRequest(ctx, http.MethodPost, "/b") // want `POST is retried without an idempotency key`
+		return s.send(req)
+	})
+	retry(func() error {
+		req, _ := s.api.NewKeyedExtraRequest(ctx, http.MethodPost, "/b")
+		return s.send(req)
+	})
+	retry(func() error {
+		req, _ := s.api.NewMadeKeyRequest(ctx, http.MethodPost, "/b", "k")
+		return s.send(req)
+	})
+	retry(func() error {
+		req, _ := s.api.NewParamRequest(ctx, http.MethodPost, "/b", nil)
 		return s.send(req)
 	})
 	retry(func() error {

@@ -54,7 +54,7 @@ func (c *client) post(ctx context.Context, b []byte) error {
 // local assigned twice, declared without a value, changed through a
 // pointer, or an idempotent constant.
 
-func (c *client) param(ctx context.Context, method string, b []byte) error {
+func (c *client) param(ctx context.Context, method string, b []byte) error { // want param:`idemKey\(sendsMethod=\[1\]\)`
 	for i := 0; i < 3; i++ {
 		req, _ := http.NewRequestWithContext(ctx, method, c.base+"/orders", bytes.NewReader(b))
 		if err := c.send(req); err == nil {

@@ -129,7 +129,7 @@ func (c *client) drain(ctx context.Context, in <-chan []byte) error {
 }
 
 // The method is not a constant.
-func (c *client) anyMethod(ctx context.Context, method string, body []byte) error {
+func (c *client) anyMethod(ctx context.Context, method string, body []byte) error { // want anyMethod:`idemKey\(sendsMethod=\[1\]\)`
 	for i := 0; i < 3; i++ {
 		req, _ := http.NewRequestWithContext(ctx, method, c.base, bytes.NewReader(body))
 		if err := c.send(req); err == nil {

@@ -47,6 +47,7 @@ func NewRequestWithContext(ctx context.Context, method, url string, rawBody inte
 	return nil, nil
 }
 func FromRequest(r *http.Request) (*Request, error)                       { return nil, nil }
+func (r *Request) WithContext(ctx context.Context) *Request               { return r }
 func Get(url string) (*http.Response, error)                              { return nil, nil }
 func Post(url, bodyType string, body interface{}) (*http.Response, error) { return nil, nil }
 func PostForm(url string, data url.Values) (*http.Response, error)        { return nil, nil }
