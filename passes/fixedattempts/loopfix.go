@@ -716,42 +716,25 @@ func (li *loopInfo) isLog(e ast.Expr) bool {
 
 // nextTest returns the condition that holds, at a point of the body, when
 // the loop's header allows another attempt after this one: i+1 < n for
-// for i := 0; i < n; i++ and for i := range n, with neither i nor n
-// changed in the body; "" for other headers.
+// for i := 0; i < n; i++ (i+1 <= n for i <= n), with neither i nor n
+// changed in the body and n free of calls, the form the loop model reads
+// as the test of the last attempt; "" for other headers (a range over an
+// integer among them), whose guard asks after every failure.
 func (li *loopInfo) nextTest() string {
-	var v types.Object
-	var op, bound string
-	switch l := li.s.Node.(type) {
-	case *ast.RangeStmt:
-		id, ok := l.Key.(*ast.Ident)
-		if !ok || id.Name == "_" || l.Value != nil {
-			return ""
-		}
-		if b, ok := li.pass.TypesInfo.TypeOf(l.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-			return ""
-		}
-		if !li.invariant(l.X) {
-			return ""
-		}
-		v, op, bound = li.objOf(id), "<", types.ExprString(l.X)
-	case *ast.ForStmt:
-		post, ok := l.Post.(*ast.IncDecStmt)
-		cond, ok2 := ast.Unparen(l.Cond).(*ast.BinaryExpr)
-		if !ok || !ok2 || post.Tok != token.INC || (cond.Op != token.LSS && cond.Op != token.LEQ) {
-			return ""
-		}
-		v = li.objOf(identOf(post.X))
-		if v == nil || li.objOf(identOf(cond.X)) != v || !li.invariant(cond.Y) {
-			return ""
-		}
-		op, bound = cond.Op.String(), types.ExprString(cond.Y)
-	default:
+	l, ok := li.s.Node.(*ast.ForStmt)
+	if !ok {
 		return ""
 	}
-	if v == nil || li.assignedInBody(v) {
+	post, ok := l.Post.(*ast.IncDecStmt)
+	cond, ok2 := ast.Unparen(l.Cond).(*ast.BinaryExpr)
+	if !ok || !ok2 || post.Tok != token.INC || (cond.Op != token.LSS && cond.Op != token.LEQ) {
 		return ""
 	}
-	return v.Name() + "+1 " + op + " " + bound
+	v := li.objOf(identOf(post.X))
+	if v == nil || li.objOf(identOf(cond.X)) != v || li.assignedInBody(v) || !li.invariant(cond.Y) {
+		return ""
+	}
+	return v.Name() + "+1 " + cond.Op.String() + " " + types.ExprString(cond.Y)
 }
 
 // invariant reports whether e has one value across the loop's
