@@ -85,8 +85,18 @@ func (p *FixPlan) accept(f *Finding) (*Finding, bool) {
 		}
 		add = append(add, fe{tf.Name(), edit{tf.Offset(te.Pos), tf.Offset(end), string(te.NewText), owner}})
 	}
-	// Check every edit before taking any.
+	// Check every edit before taking any. An edit the fix itself repeats
+	// (an import each part of it needs) is taken once.
 	for i, a := range add {
+		for _, b := range add[:i] {
+			if b.e.start >= 0 && b.name == a.name && b.e.same(a.e) {
+				add[i].e.start = -1
+				break
+			}
+		}
+		if add[i].e.start < 0 {
+			continue
+		}
 		for _, have := range p.files[a.name] {
 			if have.same(a.e) {
 				add[i].e.start = -1 // already there

@@ -205,3 +205,30 @@ func TestPlanBoundaries(t *testing.T) {
 		t.Error("an insertion inside a replacement, or two crossing replacements, do not overlap")
 	}
 }
+
+// TestFixRepeatsAnEdit: a fix that lists one insertion twice (an import
+// two parts of it need) inserts it once.
+func TestFixRepeatsAnEdit(t *testing.T) {
+	dir := fixModule(t, "package m\n\nfunc F() int { return 1 }\n")
+	a := &analysis.Analyzer{
+		Name: "a",
+		Doc:  "add one declaration, listed twice",
+		Run: func(pass *analysis.Pass) (any, error) {
+			f := pass.Files[0]
+			fd := f.Decls[0].(*ast.FuncDecl)
+			add := analysis.TextEdit{Pos: fd.Pos(), End: fd.Pos(), NewText: []byte("const k = 2\n\n")}
+			body := analysis.TextEdit{Pos: fd.Body.Lbrace, End: fd.Body.Rbrace + 1, NewText: []byte("{ return k }")}
+			pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Message: "a F",
+				SuggestedFixes: []analysis.SuggestedFix{{Message: "use k", TextEdits: []analysis.TextEdit{add, body, add}}}})
+			return nil, nil
+		},
+	}
+	run, fs := fixRun(t, dir, a)
+	if _, err := run.Run(fs); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "p.go"))
+	if want := "package m\n\nconst k = 2\n\nfunc F() int { return k }\n"; string(got) != want {
+		t.Errorf("p.go after the fix:\n%s\nwant:\n%s", got, want)
+	}
+}

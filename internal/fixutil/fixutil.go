@@ -399,3 +399,23 @@ func InsertStmt(pass *analysis.Pass, file *ast.File, st ast.Node, after bool, te
 	}
 	return analysis.TextEdit{Pos: st.End(), End: st.End(), NewText: []byte("\n" + indent + text)}
 }
+
+// Unique returns edits without the repeats of an edit (an import that two
+// parts of one fix both add), in their order: a fix whose edits repeat is
+// applied twice by a driver that does not merge them.
+func Unique(edits []analysis.TextEdit) []analysis.TextEdit {
+	var out []analysis.TextEdit
+	for _, e := range edits {
+		dup := false
+		for _, o := range out {
+			if o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, e)
+		}
+	}
+	return out
+}

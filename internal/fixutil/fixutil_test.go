@@ -215,3 +215,12 @@ func TestInsertStmt(t *testing.T) {
 		}
 	}
 }
+
+func TestUnique(t *testing.T) {
+	imp := analysis.TextEdit{Pos: 10, End: 10, NewText: []byte("import \"x\"\n")}
+	other := analysis.TextEdit{Pos: 10, End: 10, NewText: []byte("var v = x.New()\n")}
+	got := Unique([]analysis.TextEdit{imp, other, imp, other, imp})
+	if len(got) != 2 || string(got[0].NewText) != string(imp.NewText) || string(got[1].NewText) != string(other.NewText) {
+		t.Errorf("Unique: %d edits %v, want the import then the declaration", len(got), got)
+	}
+}

@@ -176,6 +176,7 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, End: siteEnd(c), Message: m})
 	}
 	if fix := suggest(pass, fx, s); fix != nil {
+		fix.TextEdits = fixutil.Unique(fix.TextEdits)
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	} else if why := fx.why[s]; why != "" {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.Pos, End: siteEnd(s), Message: why})
