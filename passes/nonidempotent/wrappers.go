@@ -77,13 +77,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil {
 		return nil
 	}
-	params := make(map[types.Object]int)
-	for i := range sig.Params().Len() {
-		p := sig.Params().At(i)
-		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			params[p] = i
-		}
-	}
+	params := stringParams(sig)
 	if len(params) == 0 {
 		return nil
 	}
@@ -272,13 +266,7 @@ func (c *checker) sendsMethodArg(fn *types.Func) int {
 // the method may retry only some).
 func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	sig := fn.Type().(*types.Signature)
-	params := make(map[types.Object]int)
-	for i := range sig.Params().Len() {
-		p := sig.Params().At(i)
-		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			params[p] = i
-		}
-	}
+	params := stringParams(sig)
 	if len(params) == 0 {
 		return nil
 	}
@@ -323,4 +311,16 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// stringParams returns the string parameters of sig, with their indices.
+func stringParams(sig *types.Signature) map[types.Object]int {
+	params := make(map[types.Object]int)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			params[p] = i
+		}
+	}
+	return params
 }
