@@ -1211,3 +1211,14 @@ func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]s
 	}
 	return []state{st}, true
 }
+
+// nextAttemptTest returns the source form of the test that another
+// attempt follows, for a header headerBound reads: the counter plus one
+// compared with the header's bound as the header compares the counter.
+func (f *flow) nextAttemptTest() string {
+	if _, ok := f.headerBound(); !ok {
+		return ""
+	}
+	c := ast.Unparen(f.l.stmt.(*ast.ForStmt).Cond).(*ast.BinaryExpr)
+	return f.l.counter.Name() + "+1 " + c.Op.String() + " " + types.ExprString(c.Y)
+}

@@ -119,6 +119,11 @@ type Loop struct {
 	// Next is what the failing paths hold when they start the next
 	// iteration's body (after the post statement and the condition).
 	Next NextIteration
+	// NextAttempt is a condition, in source form, that holds at a point
+	// of the body exactly when the header allows another attempt after
+	// this one (i+1 < n for for i := 0; i < n; i++), in the form lastTest
+	// reads; "" when the header is not one headerBound reads.
+	NextAttempt string
 	// Path are the nodes of the loop's control-flow graph (statements,
 	// conditions, the comm statements of a select; never the attempt)
 	// that some path passes on its way from the attempt to the next
@@ -198,6 +203,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 		lf.Meet, lf.Err = lf.Meets[0].Point, lf.Meets[0].Err
 	}
 	lf.Next = f.nextIteration()
+	lf.NextAttempt = f.nextAttemptTest()
 	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {

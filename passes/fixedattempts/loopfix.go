@@ -117,7 +117,7 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 			// guard asks only then, so that the budget is never asked
 			// for a retry after the last attempt, and a refusal still
 			// leaves before the wait.
-			p := &loopPlan{kind: planStmt, point: mp, breaks: true, next: li.nextTest()}
+			p := &loopPlan{kind: planStmt, point: mp, breaks: true, next: li.s.Loop.NextAttempt}
 			if nested {
 				p.label, p.newLabel = li.label, li.label == ""
 			}
@@ -712,51 +712,6 @@ func (li *loopInfo) isLog(e ast.Expr) bool {
 		}
 	}
 	return name == "Errorf" && fn.Type().(*types.Signature).Results().Len() == 0
-}
-
-// nextTest returns the condition that holds, at a point of the body, when
-// the loop's header allows another attempt after this one: i+1 < n for
-// for i := 0; i < n; i++ (i+1 <= n for i <= n), with neither i nor n
-// changed in the body and n free of calls, the form the loop model reads
-// as the test of the last attempt; "" for other headers (a range over an
-// integer among them), whose guard asks after every failure.
-func (li *loopInfo) nextTest() string {
-	l, ok := li.s.Node.(*ast.ForStmt)
-	if !ok {
-		return ""
-	}
-	post, ok := l.Post.(*ast.IncDecStmt)
-	cond, ok2 := ast.Unparen(l.Cond).(*ast.BinaryExpr)
-	if !ok || !ok2 || post.Tok != token.INC || (cond.Op != token.LSS && cond.Op != token.LEQ) {
-		return ""
-	}
-	v := li.objOf(identOf(post.X))
-	if v == nil || li.objOf(identOf(cond.X)) != v || li.assignedInBody(v) || !li.invariant(cond.Y) {
-		return ""
-	}
-	return v.Name() + "+1 " + cond.Op.String() + " " + types.ExprString(cond.Y)
-}
-
-// invariant reports whether e has one value across the loop's
-// iterations: a constant, or variables and fields the body does not
-// assign, combined without calls.
-func (li *loopInfo) invariant(e ast.Expr) bool {
-	ok := true
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			if tv, isConst := li.pass.TypesInfo.Types[n]; !isConst || tv.Value == nil {
-				ok = false
-			}
-			return false
-		case *ast.Ident:
-			if o, isVar := li.pass.TypesInfo.Uses[n].(*types.Var); isVar && li.assignedInBody(o) {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
 }
 
 // retryTest returns the condition that holds from the loop's second

@@ -22,7 +22,7 @@ func (c *Client) Call(ctx context.Context) error { return nil }
 // ends the attempts.
 func classic(ctx context.Context, c *Client) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second << i\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep growing header \[3 attempts\]`
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second << i\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep growing header another-attempt-if=i\+1 < 3 \[3 attempts\]`
 		if err = c.Call(ctx); err == nil {
 			return nil
 		}
@@ -36,7 +36,7 @@ func classic(ctx context.Context, c *Client) error {
 // the next iteration.
 func waitAtTop(ctx context.Context, c *Client) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=after if err == nil \{\.\.\. \(err=err\) meet=before if i > 0 \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header \[3 attempts\]`
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error unguarded=error meet=after if err == nil \{\.\.\. \(err=err\) meet=before if i > 0 \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header another-attempt-if=i\+1 < 3 \[3 attempts\]`
 		if i > 0 {
 			time.Sleep(time.Second)
 		}
@@ -67,7 +67,7 @@ func lastInside(ctx context.Context, c *Client, max int) error {
 // The retryable statuses continue from a switch; a 5xx is a failure with
 // a nil error.
 func statusSwitch(c *http.Client) (*http.Response, error) {
-	for i := 0; i < 4; i++ { // want `attempt=c\.Get failures=status unguarded=status meet=before resp\.Body\.Close\(\) \(nilonstatus=err,status\) next=failures only wait=time\.Sleep fixed header \[4 attempts\]`
+	for i := 0; i < 4; i++ { // want `attempt=c\.Get failures=status unguarded=status meet=before resp\.Body\.Close\(\) \(nilonstatus=err,status\) next=failures only wait=time\.Sleep fixed header another-attempt-if=i\+1 < 4 \[4 attempts\]`
 		resp, err := c.Get("https://inventory.example/items")
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ func statusSwitch(c *http.Client) (*http.Response, error) {
 // no failure goes unguarded.
 func guarded(ctx context.Context, c *Client, b *budget.Budget) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error meet=before if !b\.TryRetry\(\) \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) guard=b\.TryRetry \(on failure\) wait=time\.Sleep fixed header \[3 attempts\]`
+	for i := 0; i < 3; i++ { // want `attempt=c\.Call failures=error meet=before if !b\.TryRetry\(\) \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) guard=b\.TryRetry \(on failure\) wait=time\.Sleep fixed header another-attempt-if=i\+1 < 3 \[3 attempts\]`
 		if err = c.Call(ctx); err == nil {
 			return nil
 		}
@@ -102,7 +102,7 @@ func guarded(ctx context.Context, c *Client, b *budget.Budget) error {
 // A wait that cancellation interrupts, in a select: the wait is the
 // timer's channel, the other clause leaves the loop.
 func selectWait(ctx context.Context, c *Client) error {
-	for attempt := 0; attempt < 5; attempt++ { // want `attempt=c\.Call failures=error unguarded=error meet=before select \{\.\.\. \(err=err\) meet=after select \{\.\.\. \(err=err\) next=failures only \(err=err\) wait=time\.After growing header \[5 attempts\]`
+	for attempt := 0; attempt < 5; attempt++ { // want `attempt=c\.Call failures=error unguarded=error meet=before select \{\.\.\. \(err=err\) meet=after select \{\.\.\. \(err=err\) next=failures only \(err=err\) wait=time\.After growing header another-attempt-if=attempt\+1 < 5 \[5 attempts\]`
 		err := c.Call(ctx)
 		if err == nil {
 			return nil
