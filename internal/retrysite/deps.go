@@ -72,7 +72,7 @@ func (a *analyzer) rootDep(x ast.Expr) Dep {
 		if !ok {
 			return Dep{}
 		}
-		return varDep(v)
+		return varDep(a.pass.Fset, v)
 	case *ast.SelectorExpr:
 		if sel, ok := a.pass.TypesInfo.Selections[x]; ok {
 			if sel.Kind() != types.FieldVal {
@@ -86,19 +86,26 @@ func (a *analyzer) rootDep(x ast.Expr) Dep {
 		}
 		// A qualified identifier: pkg.Var.
 		if v, ok := a.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok {
-			return varDep(v)
+			return varDep(a.pass.Fset, v)
 		}
 	}
 	return Dep{}
 }
 
 // varDep is the dependency of a variable: a package-level one by its
-// name, a local one by its position (two locals of one name differ).
-func varDep(v *types.Var) Dep {
+// name, a local one by where it is declared (two locals of one name
+// differ): "var:ca@client.go:120:3@example.com/orders". The key holds no
+// token.Pos, which differs from one run to the next.
+func varDep(fset *token.FileSet, v *types.Var) Dep {
 	if isPkgVar(v) {
 		return Dep{Kind: DepVar, Obj: v, Key: "var:" + v.Pkg().Path() + "." + v.Name(), Name: v.Name()}
 	}
-	return Dep{Kind: DepLocal, Obj: v, Key: fmt.Sprintf("var:%s@%d", v.Name(), v.Pos()), Name: v.Name()}
+	path := ""
+	if v.Pkg() != nil {
+		path = v.Pkg().Path()
+	}
+	p := fset.Position(v.Pos())
+	return Dep{Kind: DepLocal, Obj: v, Key: fmt.Sprintf("var:%s@%s:%d:%d@%s", v.Name(), filepath.Base(p.Filename), p.Line, p.Column, path), Name: v.Name()}
 }
 
 func isPkgVar(v *types.Var) bool {
@@ -189,7 +196,7 @@ func (a *analyzer) hostDepAt(e ast.Expr, depth int) Dep {
 			return a.rootDep(x)
 		}
 		if v, ok := a.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok {
-			return varDep(v)
+			return varDep(a.pass.Fset, v)
 		}
 	case *ast.Ident:
 		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
@@ -197,7 +204,7 @@ func (a *analyzer) hostDepAt(e ast.Expr, depth int) Dep {
 			break
 		}
 		if v.Parent() == v.Pkg().Scope() {
-			return varDep(v)
+			return varDep(a.pass.Fset, v)
 		}
 		// A local that only ever holds one URL (u := s.baseURL +
 		// "/stock/" + id): that URL's host.

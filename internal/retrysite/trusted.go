@@ -393,7 +393,7 @@ func (d *Deps) expr(e ast.Expr, depth int) Dep {
 			return Dep{}
 		}
 		if isPkgVar(v) {
-			return varDep(v)
+			return varDep(d.pass.Fset, v)
 		}
 		if def := d.ConstLocal(v); def != nil {
 			return d.expr(def, depth+1)
@@ -403,7 +403,7 @@ func (d *Deps) expr(e ast.Expr, depth int) Dep {
 			return d.fieldChain(x, depth)
 		}
 		if v, ok := info.Uses[x.Sel].(*types.Var); ok && isPkgVar(v) {
-			return varDep(v)
+			return varDep(d.pass.Fset, v)
 		}
 	case *ast.CallExpr:
 		// pb.NewInventoryClient(conn): the stub's dependency is the conn's.
@@ -626,7 +626,14 @@ func (l *Labels) Name(d Dep) string {
 	case len(l.byQualified[d.Qualified()]) < 2:
 		return d.Qualified()
 	}
-	return d.Key[strings.IndexByte(d.Key, ':')+1:]
+	k := d.Key[strings.IndexByte(d.Key, ':')+1:]
+	if d.Kind == DepLocal {
+		// A local by where it is declared: "ca@client.go:120:3".
+		if i := strings.LastIndexByte(k, '@'); i > strings.IndexByte(k, '@') {
+			k = k[:i]
+		}
+	}
+	return k
 }
 
 // Qualifier returns what tells apart two dependencies of one Name for a

@@ -389,13 +389,19 @@ func funcName(fn ast.Node) string {
 	return fd.Name.Name
 }
 
-// depNames lists the dependencies a site's attempts target.
+// depNames lists the dependencies a site's attempts target. A local
+// variable is named as it is where the call is: the line is in its scope.
 func depNames(s *retrysite.Site, labels *retrysite.Labels) string {
 	var names []string
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
-		if at.Dep.Name != "" && !seen[at.Dep.Key] {
-			seen[at.Dep.Key] = true
+		if at.Dep.Name == "" || seen[at.Dep.Key] {
+			continue
+		}
+		seen[at.Dep.Key] = true
+		if at.Dep.Kind == retrysite.DepLocal {
+			names = append(names, at.Dep.Name)
+		} else {
 			names = append(names, labels.Name(at.Dep))
 		}
 	}
