@@ -4,7 +4,7 @@
 // x/tools' standalone driver). With -facts the analyzer declares a fact
 // type, which is what makes drivers compute facts.
 //
-//	noop [-facts] [-multichecker] [-test=false] [-t] packages
+//	noop [-facts] [-multichecker] [-test=false] [-t] [-cpuprofile FILE] packages
 //	go vet -vettool=$(which noop) packages   # a no-op vet tool
 //
 // Linked with -ldflags=-X=main.vetFacts=true, the vet tool declares the
@@ -17,6 +17,7 @@ import (
 	"go/ast"
 	"os"
 	"reflect"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -76,7 +77,20 @@ func main() {
 	mc := fs.Bool("multichecker", false, "run through x/tools' multichecker instead of retrylint's driver")
 	tests := fs.Bool("test", true, "analyze test files too")
 	timing := fs.Bool("t", false, "print the time of loading and of analysis")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	fs.Parse(os.Args[1:])
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "noop:", err)
+			os.Exit(2)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "noop:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if *mc {
 		os.Args = append([]string{os.Args[0], fmt.Sprintf("-test=%t", *tests)}, fs.Args()...)
 		multichecker.Main(analyzer(*facts))
@@ -86,10 +100,12 @@ func main() {
 	pkgs, err := driver.Load("", fs.Args(), *tests)
 	loaded := time.Now()
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)
 	}
 	if _, err := driver.Analyze([]*analysis.Analyzer{analyzer(*facts)}, pkgs, false); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)
 	}

@@ -1024,6 +1024,11 @@ func (a *Definer) headerBound(l *loop, lp *Loop) bool {
 // permutedList returns xs when x is a random permutation of its indices,
 // rand.Perm(len(xs)), or a local variable defined as one; nil otherwise.
 func (a *Definer) permutedList(x ast.Expr) ast.Expr {
+	// rand.Perm returns []int: a list of another type is none, and its
+	// definition is not looked up.
+	if s, ok := types.Unalias(a.pass.TypesInfo.TypeOf(x)).(*types.Slice); !ok || !types.Identical(s.Elem(), types.Typ[types.Int]) {
+		return nil
+	}
 	e := unparen(x)
 	if id, ok := e.(*ast.Ident); ok {
 		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)

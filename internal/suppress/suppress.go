@@ -31,6 +31,7 @@ import (
 	"go/ast"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -119,10 +120,22 @@ func Parse(fset *token.FileSet, files []*ast.File) *Directives {
 // node.
 func cover(tf *token.File, f *ast.File, ds []*Directive) {
 	type at struct{ line, col int }
+	// Only the lines of the directives and the lines after them matter:
+	// the walk skips every node that spans neither.
+	var lines []int
+	for _, d := range ds {
+		l := tf.Line(d.Pos)
+		lines = append(lines, l, l+1)
+	}
+	slices.Sort(lines)
+	spans := func(from, to int) bool {
+		i, _ := slices.BinarySearch(lines, from)
+		return i < len(lines) && lines[i] <= to
+	}
 	first := map[int]int{} // line → offset of the first code on it
 	ends := map[at]int{}   // where a node starts → the last line of the largest
-	note := func(pos token.Pos) {
-		line, off := tf.Line(pos), tf.Offset(pos)
+	note := func(line int, pos token.Pos) {
+		off := tf.Offset(pos)
 		if o, ok := first[line]; !ok || off < o {
 			first[line] = off
 		}
@@ -135,10 +148,14 @@ func cover(tf *token.File, f *ast.File, ds []*Directive) {
 		if !n.Pos().IsValid() || !n.End().IsValid() {
 			return true
 		}
-		note(n.Pos())
-		note(n.End() - 1)
 		p := tf.Position(n.Pos())
-		if end := tf.Line(n.End() - 1); end > ends[at{p.Line, p.Column}] {
+		end := tf.Line(n.End() - 1)
+		if !spans(p.Line, end) {
+			return false
+		}
+		note(p.Line, n.Pos())
+		note(end, n.End()-1)
+		if end > ends[at{p.Line, p.Column}] {
 			ends[at{p.Line, p.Column}] = end
 		}
 		return true
@@ -160,9 +177,8 @@ func parse(c *ast.Comment) (*Directive, bool) {
 	if !ok {
 		return nil, false // a /* */ comment
 	}
-	d := &Directive{Pos: c.Pos(), End: c.End()}
 	if rest, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), NoLint); ok {
-		d.Form = NoLint
+		d := &Directive{Pos: c.Pos(), End: c.End(), Form: NoLint}
 		switch {
 		case rest == "" || rest[0] == ' ' || rest[0] == '\t':
 			return d, true // bare: every linter
@@ -179,7 +195,7 @@ func parse(c *ast.Comment) (*Directive, bool) {
 		if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 			continue
 		}
-		d.Form = form
+		d := &Directive{Pos: c.Pos(), End: c.End(), Form: form}
 		if fields := strings.Fields(rest); len(fields) > 0 {
 			d.Names = flagx.Split(fields[0])
 			d.Reason = strings.Join(fields[1:], " ")

@@ -274,13 +274,19 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if !ok {
 		return nil
 	}
-	uses := map[types.Object]int{}
-	for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
-		if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
-			if _, ok := params[o]; ok {
-				uses[o]++
+	var uses map[types.Object]int // counted when a call takes a parameter as its method
+	used := func(p types.Object) int {
+		if uses == nil {
+			uses = map[types.Object]int{}
+			for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
+				if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
+					if _, ok := params[o]; ok {
+						uses[o]++
+					}
+				}
 			}
 		}
+		return uses[p]
 	}
 	var out []int
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
@@ -295,7 +301,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		}
 		p := c.pass.TypesInfo.Uses[id]
 		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || uses[p] != 1 || c.changedBeyondDefault(fd.Body, p) {
+		if !ok || slices.Contains(out, i) || used(p) != 1 || c.changedBeyondDefault(fd.Body, p) {
 			continue
 		}
 		r := c.valueRequest(cur, call, "POST")
