@@ -385,7 +385,7 @@ func (*GuardFact) String() string { return "budgetCheck" }
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(pass.Files) == 0 {
 		a := &analyzer{pass: pass, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
-		a.vars = varindex.New(pass.TypesInfo, pass.Files)
+		a.vars = varindex.New(pass.TypesInfo, pass.Files, a.insp)
 		return &Sites{methods: a.methods, funcs: a.funcs, pass: pass, a: a}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -403,7 +403,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			a.helperFuncs[fn] = fact
 		}
 	}
-	a.vars = varindex.New(pass.TypesInfo, pass.Files)
+	a.vars = varindex.New(pass.TypesInfo, pass.Files, a.insp)
 	a.indexDecls()
 	a.noret = noreturn.New(pass.TypesInfo, pass.Pkg, pass.Files)
 	a.definer = retryloop.New(pass, loopHost{a}, a.durEnv())

@@ -16,6 +16,8 @@ import (
 	"go/token"
 	"go/types"
 	"sync"
+
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Var is what the package does with one variable or field.
@@ -59,15 +61,21 @@ type Config struct {
 type Index struct {
 	info  *types.Info
 	files []*ast.File
+	insp  *inspector.Inspector
 	once  sync.Once
 	vars  map[types.Object]*Var
 }
 
 // New returns the index of the package with the given files, built on
-// first use.
-func New(info *types.Info, files []*ast.File) *Index {
-	return &Index{info: info, files: files}
+// first use. insp, the inspector of those files, may be nil; with one the
+// index visits only the nodes it records.
+func New(info *types.Info, files []*ast.File, insp *inspector.Inspector) *Index {
+	return &Index{info: info, files: files, insp: insp}
 }
+
+// recorded are the nodes the index records something of.
+var recorded = []ast.Node{(*ast.GenDecl)(nil), (*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.RangeStmt)(nil),
+	(*ast.CompositeLit)(nil), (*ast.UnaryExpr)(nil), (*ast.CallExpr)(nil)}
 
 // Of returns what the package does with v, or nil when it neither
 // declares nor uses it in a way the index records.
@@ -152,95 +160,102 @@ func (x *Index) build() {
 			u.Changed = true
 		}
 	}
-	for _, f := range x.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.GenDecl:
-				if n.Tok != token.VAR {
-					break
-				}
-				for _, s := range n.Specs {
-					spec := s.(*ast.ValueSpec)
-					for i, id := range spec.Names {
-						v, ok := info.Defs[id].(*types.Var)
-						if !ok {
-							continue
-						}
-						u := x.get(v)
-						u.Decl, u.Gen = spec, n
-						switch {
-						case len(spec.Values) == len(spec.Names):
-							u.Def, u.Init = spec.Values[i], spec.Values[i]
-							store(id, spec.Values[i], true)
-						case len(spec.Values) == 1:
-							u.Init = spec.Values[0]
-							store(id, spec.Values[0], true)
-						}
-					}
-				}
-			case *ast.AssignStmt:
-				switch n.Tok {
-				case token.ASSIGN, token.DEFINE:
-				default:
-					for _, l := range n.Lhs {
-						changed(l)
-					}
-					return true
-				}
-				for i, lhs := range n.Lhs {
-					declared := false
-					if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && n.Tok == token.DEFINE {
-						if v, ok := info.Defs[id].(*types.Var); ok {
-							u := x.get(v)
-							u.Decl = n
-							declared = true
-							switch {
-							case len(n.Lhs) == len(n.Rhs):
-								u.Def, u.Init = n.Rhs[i], n.Rhs[i]
-							case len(n.Rhs) == 1:
-								u.Init = n.Rhs[0]
-							}
-						}
-					}
-					switch {
-					case len(n.Lhs) == len(n.Rhs):
-						store(lhs, n.Rhs[i], declared)
-					case len(n.Rhs) == 1:
-						store(lhs, n.Rhs[0], declared)
-					}
-				}
-			case *ast.IncDecStmt:
-				changed(n.X)
-			case *ast.RangeStmt:
-				if n.Tok == token.ASSIGN {
-					for _, e := range []ast.Expr{n.Key, n.Value} {
-						if e != nil {
-							changed(e)
-						}
-					}
-				}
-			case *ast.CompositeLit:
-				for _, elt := range n.Elts {
-					kv, ok := elt.(*ast.KeyValueExpr)
+	visit := func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			if n.Tok != token.VAR {
+				break
+			}
+			for _, s := range n.Specs {
+				spec := s.(*ast.ValueSpec)
+				for i, id := range spec.Names {
+					v, ok := info.Defs[id].(*types.Var)
 					if !ok {
 						continue
 					}
-					if k, ok := kv.Key.(*ast.Ident); ok {
-						if v, ok := info.Uses[k].(*types.Var); ok && v.IsField() {
-							u := x.get(v)
-							u.Values = append(u.Values, kv.Value)
+					u := x.get(v)
+					u.Decl, u.Gen = spec, n
+					switch {
+					case len(spec.Values) == len(spec.Names):
+						u.Def, u.Init = spec.Values[i], spec.Values[i]
+						store(id, spec.Values[i], true)
+					case len(spec.Values) == 1:
+						u.Init = spec.Values[0]
+						store(id, spec.Values[0], true)
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			switch n.Tok {
+			case token.ASSIGN, token.DEFINE:
+			default:
+				for _, l := range n.Lhs {
+					changed(l)
+				}
+				return
+			}
+			for i, lhs := range n.Lhs {
+				declared := false
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && n.Tok == token.DEFINE {
+					if v, ok := info.Defs[id].(*types.Var); ok {
+						u := x.get(v)
+						u.Decl = n
+						declared = true
+						switch {
+						case len(n.Lhs) == len(n.Rhs):
+							u.Def, u.Init = n.Rhs[i], n.Rhs[i]
+						case len(n.Rhs) == 1:
+							u.Init = n.Rhs[0]
 						}
 					}
 				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if obj := x.target(n.X); obj != nil {
-						x.get(obj).Addr = true
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					store(lhs, n.Rhs[i], declared)
+				case len(n.Rhs) == 1:
+					store(lhs, n.Rhs[0], declared)
+				}
+			}
+		case *ast.IncDecStmt:
+			changed(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if e != nil {
+						changed(e)
 					}
 				}
-			case *ast.CallExpr:
-				x.methodCall(n)
 			}
+		case *ast.CompositeLit:
+			for _, elt := range n.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if k, ok := kv.Key.(*ast.Ident); ok {
+					if v, ok := info.Uses[k].(*types.Var); ok && v.IsField() {
+						u := x.get(v)
+						u.Values = append(u.Values, kv.Value)
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if obj := x.target(n.X); obj != nil {
+					x.get(obj).Addr = true
+				}
+			}
+		case *ast.CallExpr:
+			x.methodCall(n)
+		}
+	}
+	if x.insp != nil {
+		x.insp.Preorder(recorded, visit)
+		return
+	}
+	for _, f := range x.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			visit(n)
 			return true
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"testing"
 
+	"golang.org/x/tools/go/ast/inspector"
+
 	"github.com/retrylint/retrylint/internal/varindex"
 )
 
@@ -37,7 +39,15 @@ func g() {
 }
 `
 
+// TestIndex checks the index built by walking the files and the one built
+// from their inspector: each must record the same.
 func TestIndex(t *testing.T) {
+	for _, withInspector := range []bool{false, true} {
+		t.Run(map[bool]string{false: "files", true: "inspector"}[withInspector], func(t *testing.T) { testIndex(t, withInspector) })
+	}
+}
+
+func testIndex(t *testing.T, withInspector bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
@@ -48,7 +58,11 @@ func TestIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := varindex.New(info, []*ast.File{f})
+	var insp *inspector.Inspector
+	if withInspector {
+		insp = inspector.New([]*ast.File{f})
+	}
+	x := varindex.New(info, []*ast.File{f}, insp)
 	local := func(name string) types.Object {
 		for id, o := range info.Defs {
 			if id.Name == name && o != nil {

@@ -57,14 +57,9 @@ func (ix *valueIndex) incs(o types.Object) bool {
 func (c *checker) values() *valueIndex {
 	if c.pkgVals == nil {
 		c.pkgVals = &valueIndex{vx: retrysite.Of(c.pass).Vars(), fills: map[types.Object][]*ast.CallExpr{}}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					c.indexFill(c.pkgVals, call)
-				}
-				return true
-			})
-		}
+		c.insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+			c.indexFill(c.pkgVals, n.(*ast.CallExpr))
+		})
 	}
 	return c.pkgVals
 }

@@ -101,6 +101,9 @@ func (c *checker) generatorsOf(e ast.Expr, fn ast.Node) []*ast.CallExpr {
 // generator or fills a buffer from crypto/rand through package io: without
 // such a call no value of the body is generated.
 func (c *checker) mayGenerate(body *ast.BlockStmt) bool {
+	if found, ok := c.generates[body]; ok {
+		return found
+	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok && !found {
@@ -108,6 +111,10 @@ func (c *checker) mayGenerate(body *ast.BlockStmt) bool {
 		}
 		return !found
 	})
+	if c.generates == nil {
+		c.generates = map[*ast.BlockStmt]bool{}
+	}
+	c.generates[body] = found
 	return found
 }
 
@@ -286,6 +293,9 @@ func (c *checker) exportFacts() {
 			}
 			f := c.computeFact(cd.decl, cd.fn)
 			old := c.local[cd.fn]
+			if f.Generates != (old != nil && old.Generates) {
+				c.generates = nil // a call of cd.fn is a generator now, or no longer
+			}
 			switch {
 			case f.empty() && old == nil:
 				continue
@@ -356,7 +366,7 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	f.Builds = c.builderParams(fd, fn)
 	f.SendsMethod = c.sendsMethodParams(fd, fn)
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
-	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) {
+	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) && c.mayGenerate(fd.Body) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 && !f.Generates {
 				if len(c.generatorsOf(ret.Results[0], fd)) > 0 {

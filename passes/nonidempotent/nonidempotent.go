@@ -209,6 +209,9 @@ type checker struct {
 	// fieldKeyIndex holds, per field of a header map, the places that set
 	// a key-header name on it; built on first use.
 	fieldKeyIndex map[types.Object][]ast.Node
+	// generates caches mayGenerate per body while the package's facts
+	// keep who generates (exportFacts clears it when one changes).
+	generates map[*ast.BlockStmt]bool
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {
