@@ -57,8 +57,11 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -80,7 +83,7 @@ func New(site *analysis.Analyzer, more ...*analysis.Analyzer) *analysis.Analyzer
 		Name:       "amplify",
 		Doc:        "compute worst-case retry amplification along call chains",
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/amplify",
-		Requires:   append([]*analysis.Analyzer{site}, more...),
+		Requires:   append([]*analysis.Analyzer{site, inspect.Analyzer}, more...),
 		ResultType: reflect.TypeFor[*Result](),
 		FactTypes:  facts,
 		Run:        run,
@@ -194,6 +197,7 @@ const (
 
 type computer struct {
 	pass   *analysis.Pass
+	insp   *inspector.Inspector
 	sites  []*retrysite.Site
 	model  *retrysite.Deps
 	decls  map[*types.Func]*ast.FuncDecl
@@ -217,6 +221,7 @@ func run(pass *analysis.Pass) (any, error) {
 	pass.ExportPackageFact(new(analyzedFact))
 	c := &computer{
 		pass:   pass,
+		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		sites:  sites.List,
 		model:  sites.Deps(),
 		decls:  map[*types.Func]*ast.FuncDecl{},
@@ -287,6 +292,28 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res.Entries = c.entries(fds)
 	return res, nil
+}
+
+// preorder calls f for each node under root (root included) of one of
+// the types, in source order: through the inspector, which skips the
+// subtrees that hold none of them.
+func (c *computer) preorder(root ast.Node, types []ast.Node, f func(ast.Node)) {
+	cur, ok := astx.Find(c.insp.Root(), root)
+	if !ok {
+		ast.Inspect(root, func(n ast.Node) bool {
+			for _, t := range types {
+				if n != nil && reflect.TypeOf(n) == reflect.TypeOf(t) {
+					f(n)
+					break
+				}
+			}
+			return true
+		})
+		return
+	}
+	for n := range cur.Preorder(types...) {
+		f(n.Node())
+	}
 }
 
 // hasFuncParam reports whether fn has a parameter of function type.
@@ -439,13 +466,10 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 		regions[at].best.ends = mergeEnds(regions[at].best.ends, v.ends)
 	}
 	for _, root := range roots {
-		ast.Inspect(root, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
+		c.preorder(root, []ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+			call := n.(*ast.CallExpr)
 			if _, isSite := c.byNode[call]; isSite {
-				return true // the site accounts for its operation
+				return // the site accounts for its operation
 			}
 			if det.calls[call] {
 				// A goroutine started here: not a call of the scope; what
@@ -453,12 +477,11 @@ func (c *computer) evalScope(fd *ast.FuncDecl, sites []*retrysite.Site, roots []
 				if v, ok := c.callValue(call, name); ok && len(v.ends) > 0 {
 					scopeEnds = mergeEnds(scopeEnds, detachEnds(v.ends))
 				}
-				return true
+				return
 			}
 			if v, ok := c.callValue(call, name); ok {
 				add(innermost(call.Pos(), -1), call.Pos(), v)
 			}
-			return true
 		})
 	}
 	// An operation that is not a literal: a method value or function.

@@ -118,7 +118,7 @@ func (c *computer) findDetached(roots []ast.Node, sites []*retrysite.Site) *deta
 		}
 	}
 	for _, root := range roots {
-		ast.Inspect(root, func(n ast.Node) bool {
+		c.preorder(root, detachers, func(n ast.Node) {
 			switch n := n.(type) {
 			case *ast.GoStmt:
 				if !c.waited(root, n.Pos(), n.Call) {
@@ -169,11 +169,14 @@ func (c *computer) findDetached(roots []ast.Node, sites []*retrysite.Site) *deta
 					}
 				}
 			}
-			return true
 		})
 	}
 	return d
 }
+
+// detachers are the nodes findDetached looks at.
+var detachers = []ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.SendStmt)(nil),
+	(*ast.ReturnStmt)(nil), (*ast.CompositeLit)(nil)}
 
 // funcLit returns the function literal e is, directly or through a
 // conversion (http.HandlerFunc(func...)), or nil.

@@ -266,19 +266,18 @@ func (c *checker) exportFacts() {
 	callers := make([][]int, len(cands))
 	for i, cd := range cands {
 		seen := map[int]bool{}
-		ast.Inspect(cd.decl.Body, func(n ast.Node) bool {
-			id, ok := n.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			if fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func); ok {
+		body, ok := astx.Find(c.insp.Root(), cd.decl.Body)
+		if !ok {
+			continue
+		}
+		for cur := range body.Preorder((*ast.Ident)(nil)) {
+			if fn, ok := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Func); ok {
 				if j, ok := index[fn.Origin()]; ok && !seen[j] {
 					seen[j] = true
 					callers[j] = append(callers[j], i)
 				}
 			}
-			return false
-		})
+		}
 	}
 	dirty := make([]bool, len(cands))
 	for i := range dirty {

@@ -267,8 +267,8 @@ func (c *checker) sendsMethodArg(fn *types.Func) int {
 func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	sig := fn.Type().(*types.Signature)
 	params := stringParams(sig)
-	if len(params) == 0 {
-		return nil
+	if len(params) == 0 || !c.holdsRegion(fd) {
+		return nil // no retry site of its own to send in
 	}
 	bodyCur, ok := astx.Find(c.insp.Root(), fd.Body)
 	if !ok {
@@ -317,6 +317,17 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// holdsRegion reports whether a body that runs once per attempt of a retry
+// site lies in fd.
+func (c *checker) holdsRegion(fd *ast.FuncDecl) bool {
+	for body := range c.regions {
+		if fd.Pos() <= body.Pos() && body.End() <= fd.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // stringParams returns the string parameters of sig, with their indices.
