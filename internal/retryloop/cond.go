@@ -1100,32 +1100,34 @@ func (a *Definer) linearOf(e ast.Expr) linear {
 // with post i++ of the loop's counter, neither i nor B changed in the
 // body and B free of calls; ok is false for other loops.
 func (f *flow) headerBound() (linear, bool) {
-	fs, ok := f.l.stmt.(*ast.ForStmt)
-	if !ok || f.l.counter == nil {
+	if f.l.counter == nil {
 		return linear{}, false
 	}
-	post, ok := fs.Post.(*ast.IncDecStmt)
-	if !ok || post.Tok != token.INC || f.a.objOf(post.X) != f.l.counter {
+	bound, op := f.headerLimit()
+	if bound == nil {
 		return linear{}, false
 	}
-	c, ok := ast.Unparen(fs.Cond).(*ast.BinaryExpr)
-	if !ok || (c.Op != token.LSS && c.Op != token.LEQ) || f.a.objOf(c.X) != f.l.counter {
+	if f.assigns(f.l.counter) || !f.invariant(bound) {
 		return linear{}, false
 	}
-	changed := map[types.Object]bool{}
-	for _, v := range f.l.assigned {
-		changed[v] = true
+	b := f.a.linearOf(bound)
+	if op == token.LEQ {
+		b.off++
 	}
-	if changed[f.l.counter] {
-		return linear{}, false
-	}
-	for _, o := range identsOf(f.a, c.Y) {
-		if changed[o] {
-			return linear{}, false
+	return b, true
+}
+
+// invariant reports whether x has the same value all through the loop:
+// no variable it reads is assigned in the loop, and it calls nothing but
+// constant conversions.
+func (f *flow) invariant(x ast.Expr) bool {
+	for _, o := range identsOf(f.a, x) {
+		if f.assigns(o) {
+			return false
 		}
 	}
 	invariant := true
-	ast.Inspect(c.Y, func(n ast.Node) bool {
+	ast.Inspect(x, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if _, isConst := f.a.intConst(call); !isConst {
 				invariant = false
@@ -1133,14 +1135,63 @@ func (f *flow) headerBound() (linear, bool) {
 		}
 		return invariant
 	})
-	if !invariant {
-		return linear{}, false
+	return invariant
+}
+
+// assigns reports whether the loop's body assigns o.
+func (f *flow) assigns(o types.Object) bool {
+	for _, v := range f.l.assigned {
+		if types.Object(v) == o {
+			return true
+		}
 	}
-	b := f.a.linearOf(c.Y)
-	if c.Op == token.LEQ {
-		b.off++
+	return false
+}
+
+// keylessCount returns n for a loop for range n over an integer with no
+// key, when n is invariant; nil otherwise.
+func (f *flow) keylessCount() ast.Expr {
+	rs, ok := f.l.stmt.(*ast.RangeStmt)
+	if !ok || rs.Key != nil || f.l.counter != nil {
+		return nil
 	}
-	return b, true
+	t, ok := f.a.pass.TypesInfo.TypeOf(rs.X).Underlying().(*types.Basic)
+	if !ok || t.Info()&types.IsInteger == 0 || !f.invariant(rs.X) {
+		return nil
+	}
+	return rs.X
+}
+
+// NextAttemptFor returns the test that another attempt follows, for a
+// loop for range n with no key (RangeCount) once its key is named key.
+func (l *Loop) NextAttemptFor(key string) string {
+	if l.RangeCount == nil {
+		return ""
+	}
+	return key + "+1 < " + types.ExprString(l.RangeCount)
+}
+
+// headerLimit returns what the loop's header compares its counter with,
+// and how: Y and < or <= for for i := 0; i < Y; i++, and n and < for for
+// i := range n; nil for another header.
+func (f *flow) headerLimit() (ast.Expr, token.Token) {
+	switch s := f.l.stmt.(type) {
+	case *ast.ForStmt:
+		post, ok := s.Post.(*ast.IncDecStmt)
+		if !ok || post.Tok != token.INC || f.a.objOf(post.X) != f.l.counter {
+			return nil, token.ILLEGAL
+		}
+		c, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+		if !ok || (c.Op != token.LSS && c.Op != token.LEQ) || f.a.objOf(c.X) != f.l.counter {
+			return nil, token.ILLEGAL
+		}
+		return c.Y, c.Op
+	case *ast.RangeStmt:
+		if s.Key != nil && f.a.objOf(s.Key) == f.l.counter {
+			return s.X, token.LSS
+		}
+	}
+	return nil, token.ILLEGAL
 }
 
 // counterPlus reads x as the loop's counter plus a constant k.
@@ -1219,6 +1270,6 @@ func (f *flow) nextAttemptTest() string {
 	if _, ok := f.headerBound(); !ok {
 		return ""
 	}
-	c := ast.Unparen(f.l.stmt.(*ast.ForStmt).Cond).(*ast.BinaryExpr)
-	return f.l.counter.Name() + "+1 " + c.Op.String() + " " + types.ExprString(c.Y)
+	bound, op := f.headerLimit()
+	return f.l.counter.Name() + "+1 " + op.String() + " " + types.ExprString(bound)
 }

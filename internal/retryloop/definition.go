@@ -204,10 +204,12 @@ func (f *flow) run(start outcome) {
 		fn := f.graph[k]
 		b := f.l.g.Blocks[k.block]
 		st := k.st
+		pastEnd := false // for i := range n after its last value: the loop ends
 		if b.Stmt == f.l.stmt && k != f.root {
 			st.passedHead = true
 			if b.Kind == cfg.KindRangeLoop && f.l.counter != nil {
 				if i := f.slot(f.l.counter); i >= 0 {
+					pastEnd = st.vals[i] == bLast
 					st.vals[i] = bAdvanced // the next value of for i := range n
 				}
 			}
@@ -286,6 +288,9 @@ func (f *flow) run(start outcome) {
 		edges := f.branch(b, st)
 		for _, e := range edges {
 			to := e.to
+			if pastEnd && f.l.in[to.Index] {
+				continue // the range has no value left: only its exit is taken
+			}
 			if !f.l.in[to.Index] || !to.Live {
 				f.leave |= e.st.out
 				if e.st.out&oTransient != 0 && e.node != nil {

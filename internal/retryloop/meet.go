@@ -124,6 +124,10 @@ type Loop struct {
 	// this one (i+1 < n for for i := 0; i < n; i++), in the form lastTest
 	// reads; "" when the header is not one headerBound reads.
 	NextAttempt string
+	// RangeCount is n for a range over an integer with no key (for range
+	// n), whose count the body does not change: naming the key k makes
+	// NextAttemptFor(k) the test NextAttempt would be; nil otherwise.
+	RangeCount ast.Expr
 	// Path are the nodes of the loop's control-flow graph (statements,
 	// conditions, the comm statements of a select; never the attempt)
 	// that some path passes on its way from the attempt to the next
@@ -204,6 +208,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 	}
 	lf.Next = f.nextIteration()
 	lf.NextAttempt = f.nextAttemptTest()
+	lf.RangeCount = f.keylessCount()
 	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)
 	for _, c := range f.guards {

@@ -128,6 +128,9 @@ func describeLoop(fset *token.FileSet, l *retryloop.Loop) string {
 	if l.NextAttempt != "" {
 		add("another-attempt-if=%s", l.NextAttempt)
 	}
+	if t := l.NextAttemptFor("k"); t != "" {
+		add("keyed-by-k-another-attempt-if=%s", t)
+	}
 	add("[%s]", l.Bound)
 	return strings.Join(parts, " ")
 }

@@ -55,6 +55,9 @@ type loopPlan struct {
 	// allows another attempt ("" when it cannot be written): the guard
 	// asks the budget only then.
 	next string
+	// key, for a range over an integer with no key (for range n), is the
+	// key the fix names so that next can be written (for i := range n).
+	key string
 	// breaks: a refusal leaves the loop (break, or break label).
 	breaks   bool
 	label    string // the label a refusal breaks to ("" for a plain break)
@@ -118,6 +121,10 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 			// for a retry after the last attempt, and a refusal still
 			// leaves before the wait.
 			p := &loopPlan{kind: planStmt, point: mp, breaks: true, next: li.s.Loop.NextAttempt}
+			if p.next == "" && li.s.Loop.RangeCount != nil {
+				p.key = fixutil.FreshName(li.pass.TypesInfo, li.file, mp.Stmt.Pos(), "i")
+				p.next = li.s.Loop.NextAttemptFor(p.key)
+			}
 			if nested {
 				p.label, p.newLabel = li.label, li.label == ""
 			}
@@ -815,6 +822,9 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 		}
 		edits = append(edits, imp...)
 		edits = append(edits, fixutil.InsertStmt(pass, file, p.point.Stmt, p.point.After, text))
+		if rs, ok := s.Node.(*ast.RangeStmt); ok && p.key != "" {
+			edits = append(edits, analysis.TextEdit{Pos: rs.Range, End: rs.Range, NewText: []byte(p.key + " := ")})
+		}
 	case planTop:
 		if len(s.Body.List) == 0 {
 			return nil, false

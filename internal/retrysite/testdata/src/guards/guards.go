@@ -82,6 +82,27 @@ func (s *Service) guardBeforeNext(ctx context.Context, n int) error {
 			time.Sleep(time.Second)
 		}
 	}
+	// A range over an integer: its key is the counter, the range its bound.
+	for i := range 3 { // want `loop \[3 attempts\] guard=s.b.TryRetry`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i+1 < 3 && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	for i := range n { // want `loop \[n attempts\] guard=s.b.TryRetry`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i == n-1 {
+			break
+		}
+		if !s.b.TryRetry() {
+			break
+		}
+	}
 	return errors.New("gave up")
 }
 
@@ -106,6 +127,28 @@ func (s *Service) guardBeforeOther(ctx context.Context, n, m int) error {
 		}
 		time.Sleep(time.Second)
 	}
+	// A range whose bound the test does not read, and one whose key is
+	// not the test's counter.
+	for i := range n { // want `loop \[n attempts\] delay=fixed dep=c$`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if i+1 < m && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	j := 0
+	for range 3 { // want `loop \[3 attempts\] delay=fixed dep=c$`
+		if s.c.Call(ctx) == nil {
+			return nil
+		}
+		if j+1 < 3 && !s.b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	_ = j
 	return errors.New("gave up")
 }
 

@@ -138,3 +138,30 @@ func drain(ctx context.Context, c *Client, items []string) error {
 	}
 	return nil
 }
+
+// Ranges over an integer: with a key, the header's test is the key's; with
+// none, naming the key gives it; a count the body changes gives none.
+func ranged(ctx context.Context, c *Client, n int) error {
+	var err error
+	for i := range 3 { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header another-attempt-if=i\+1 < 3 \[3 attempts\]`
+		_ = i
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	for range n { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header keyed-by-k-another-attempt-if=k\+1 < n \[n attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	for range n { // want `attempt=c\.Call failures=error unguarded=error meet=before n-- \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header \[n attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		n--
+		time.Sleep(time.Second)
+	}
+	return err
+}
