@@ -368,7 +368,17 @@ func (f *fixer) condWrap(cond ast.Expr, b string) (string, bool) {
 	default:
 		return "", false // evaluated once; a wrapper would evaluate it each time
 	}
-	errName := freeName("err", rootName(c), rootNameOf(b))
+	// The parameter must not hide a name the condition uses from outside.
+	taken := []string{rootNameOf(b)}
+	ast.Inspect(c, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := f.pass.TypesInfo.Uses[id]; obj != nil && (obj.Pos() < c.Pos() || obj.Pos() >= c.End()) {
+				taken = append(taken, id.Name)
+			}
+		}
+		return true
+	})
+	errName := freeName("err", taken...)
 	return "func(" + errName + " error) bool { return " + src + "(" + errName + ") && " + b + ".TryRetry() }", true
 }
 
@@ -442,25 +452,6 @@ func (f *fixer) stopBackoffEdits(file *ast.File, stmt ast.Stmt, call *ast.CallEx
 		indent + "\t})\n" +
 		indent + "}(" + backoff + ")"
 	return append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(text)}), true
-}
-
-// rootName returns the name of the identifier an expression starts with
-// (s in s.inventoryBudget), or "".
-func rootName(e ast.Expr) string {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return x.Name
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.CallExpr:
-			e = x.Fun
-		case *ast.IndexExpr:
-			e = x.X
-		default:
-			return ""
-		}
-	}
 }
 
 // rootNameOf returns the identifier a budget expression's text starts

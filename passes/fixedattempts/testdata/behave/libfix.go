@@ -105,6 +105,9 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Pod", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			return "", (&Hooks{pods: fake{d}}).Pod(ctx)
 		}},
+		{Name: "Release", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Volumes{volumes: fake{d}}).Release(ctx, errRejected)
+		}},
 		// retry-go v5, as v4: the error lists the attempts made, unless
 		// LastErrorOnly.
 		{Name: "Ship", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {

@@ -68,3 +68,12 @@ func (h *Hooks) Bill(ctx context.Context) (string, error) {
 	r := retry5.NewWithData[string](retry5.Attempts(3), retry5.Delay(time.Millisecond), retry5.RetryIf(transient))
 	return r.Do(func() (string, error) { return h.billing.Get(ctx) }) // want `retry.\(\*Retrier\).Do makes up to 3 attempts`
 }
+
+// Volumes keeps volumes.
+type Volumes struct{ volumes Store }
+
+// k8s OnError, a predicate literal that uses a variable named err: the
+// wrapper's parameter takes another name, so as not to hide it.
+func (v *Volumes) Release(ctx context.Context, err error) error {
+	return k8sretry.OnError(wait.Backoff{Steps: 3, Duration: time.Millisecond}, func(e error) bool { return e != err }, func() error { return v.volumes.Put(ctx) }) // want `retry.OnError makes up to 3 attempts`
+}
