@@ -77,7 +77,8 @@ func JitterClient() *http.Client {
 }
 
 // TestFixRealLibraries applies fixedattempts' hook fixes to a module that
-// uses the real go-retry and retry-go v5 (from the Go module proxy), not
+// uses the real go-retry, retry-go v5 and k8s client-go retry (from the Go
+// module proxy), not
 // the stubs and fakes of the passes' tests, and runs the fixed code
 // against a dependency that always fails: each fixed call still returns
 // the dependency's error (retry-go's list of the attempts' errors), makes
@@ -88,7 +89,7 @@ func TestFixRealLibraries(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/reallibs\n\ngo 1.26.0\n\n" +
-			"require (\n\tgithub.com/avast/retry-go/v5 v5.1.1\n\tgithub.com/retrylint/retrylint/budget v0.0.0\n\tgithub.com/sethvargo/go-retry v0.5.0\n)\n\n" +
+			"require (\n\tgithub.com/avast/retry-go/v5 v5.1.1\n\tgithub.com/retrylint/retrylint/budget v0.0.0\n\tgithub.com/sethvargo/go-retry v0.5.0\n\tk8s.io/apimachinery v0.37.2\n\tk8s.io/client-go v0.37.2\n)\n\n" +
 			"replace github.com/retrylint/retrylint/budget => " + filepath.Join(repoRoot, "budget") + "\n",
 		"svc/svc.go": `package svc
 
@@ -99,6 +100,8 @@ import (
 	retry5 "github.com/avast/retry-go/v5"
 	"github.com/retrylint/retrylint/budget"
 	"github.com/sethvargo/go-retry"
+	"k8s.io/apimachinery/pkg/util/wait"
+	k8sretry "k8s.io/client-go/util/retry"
 )
 
 var _ = budget.New
@@ -106,7 +109,7 @@ var _ = budget.New
 // Dep is a dependency.
 type Dep interface{ Call(ctx context.Context) error }
 
-type Service struct{ users, prices, orders, ledger Dep }
+type Service struct{ users, prices, orders, ledger, nodes Dep }
 
 func (s *Service) User(ctx context.Context) error {
 	return retry.Do(ctx, retry.WithMaxRetries(2, retry.NewConstant(time.Microsecond)), func(ctx context.Context) error {
@@ -126,6 +129,10 @@ func (s *Service) Order(ctx context.Context) error {
 
 func (s *Service) Settle(ctx context.Context) error {
 	return retry5.New(retry5.Attempts(3), retry5.Delay(time.Microsecond), retry5.DelayType(retry5.FixedDelay)).Do(func() error { return s.ledger.Call(ctx) })
+}
+
+func (s *Service) Node(ctx context.Context) error {
+	return k8sretry.OnError(wait.Backoff{Steps: 3, Duration: time.Microsecond}, func(err error) bool { return true }, func() error { return s.nodes.Call(ctx) })
 }
 `,
 	})
@@ -160,6 +167,7 @@ func TestRetrylintBehave(t *testing.T) {
 		}, "^(dependency down|context deadline exceeded)$"},
 		{"Order", func(d *down) error { return (&Service{orders: d}).Order(context.Background()) }, "^dependency down$"},
 		{"Settle", func(d *down) error { return (&Service{ledger: d}).Settle(context.Background()) }, "^All attempts fail:(\n#\\d: dependency down)+$"},
+		{"Node", func(d *down) error { return (&Service{nodes: d}).Node(context.Background()) }, "^dependency down$"},
 	}
 	for _, c := range cases {
 		d := &down{}
@@ -197,8 +205,8 @@ func TestRetrylintBehave(t *testing.T) {
 	}
 	before := attempts("before")
 	found := lintJSON(t, dir, "-fixedattempts", "./...")
-	if len(found) != 4 {
-		t.Fatalf("fixedattempts on the real libraries: %d diagnostics, want the 4 calls:\n%s", len(found), diagList(found))
+	if len(found) != 5 {
+		t.Fatalf("fixedattempts on the real libraries: %d diagnostics, want the 5 calls:\n%s", len(found), diagList(found))
 	}
 	for _, d := range found {
 		if !d.fixed {
@@ -213,7 +221,7 @@ func TestRetrylintBehave(t *testing.T) {
 		t.Errorf("after the fixes, fixedattempts reports:\n%s", diagList(left))
 	}
 	after := attempts("after")
-	for _, name := range []string{"User", "Price", "Order", "Settle"} {
+	for _, name := range []string{"User", "Price", "Order", "Settle", "Node"} {
 		t.Logf("%s: %.3f attempts per call before the fixes, %.3f after", name, before[name], after[name])
 		if before[name] < 2 {
 			t.Errorf("%s: %.3f attempts per call before the fixes: it does not retry", name, before[name])
