@@ -111,8 +111,9 @@
 // The guard sits on the failure path, so the first attempt never asks the
 // budget. Where the loop or the library tells whether another attempt
 // follows (a counted loop's header, go-retry's backoff), it asks only
-// then; elsewhere (retry-go's RetryIf, k8s OnError's predicate, a loop
-// bounded by time) it asks after the last failure too, once more than
+// then; elsewhere (a backoff operation, retry-go's RetryIf, k8s OnError's
+// predicate, a go-retryablehttp CheckRetry, a loop bounded by time) it
+// asks after the last failure too, once more than
 // needed, which only makes the budget slightly stricter.
 //
 // Flags:

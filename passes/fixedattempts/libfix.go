@@ -46,13 +46,14 @@ import (
 // would be evaluated once where it is, and on every failure in a wrapper.
 //
 // When the budget is asked: go-retry's wrapper asks only when the backoff
-// would go on, never after the last attempt. retry-go's RetryIf and
-// OnError's predicate are asked after every failure, the last one
-// included (retry-go asks RetryIf before it checks for the last attempt;
-// OnError's wait.ExponentialBackoff runs the condition before it counts
-// its steps), and they see only the error: so the fix asks once more than
-// needed when every attempt fails, which only makes the budget slightly
-// stricter. retry-go v5's WithThrottle is asked only when a retry would
+// would go on, never after the last attempt. backoff's operation,
+// retry-go's RetryIf and OnError's predicate are asked after every
+// failure, the last one included (the operation runs before backoff asks
+// its BackOff; retry-go asks RetryIf before it checks for the last
+// attempt; OnError's wait.ExponentialBackoff runs the condition before it
+// counts its steps), and they see only the error: so the fix asks once
+// more than needed when every attempt fails, which only makes the budget
+// slightly stricter. retry-go v5's WithThrottle is asked only when a retry would
 // follow, but refuses with ErrThrottled joined to the error, so the fix
 // does not use it.
 //
