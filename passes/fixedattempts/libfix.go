@@ -181,9 +181,9 @@ func (f *fixer) libraryFix(file *ast.File, s *retrysite.Site) *analysis.Suggeste
 		}
 	case retryapi.HookRetryIf:
 		if s.Entry.OptionsOf == retryapi.Receiver {
-			var nc *ast.CallExpr
-			if nc, why = f.retrierConstructor(s, call); nc == nil {
-				return f.decline(s, why)
+			nc, shared := f.retrierConstructor(s, call)
+			if nc == nil {
+				return f.decline(s, shared)
 			}
 			hook, ok = f.retryIfEdits(nc, 0, pkgQualifier(f.pass, nc), ref.expr)
 		} else {
