@@ -89,11 +89,12 @@ func BehaveCases() []rlbehave.Case {
 		}},
 		// go-retry Constant retries until its context ends, and then
 		// returns the context's error; a refusal returns the last
-		// attempt's.
+		// attempt's. The context lasts long enough that a retry the
+		// budget allows does not meet its end on a loaded machine.
 		{Name: "Price", Modes: down,
 			Refused: map[rlbehave.Mode]string{rlbehave.Down: `dependency down`},
 			Run: func(d *rlbehave.Dep) (string, error) {
-				ctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+				ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 				defer cancel()
 				return "", (&Hooks{prices: fake{d}}).Price(ctx)
 			}},
