@@ -116,9 +116,14 @@ type Entry struct {
 	// which has no jitter".
 	BackoffNote string
 	// Hook names the library hook a budget fix goes through: HookPermanent,
-	// HookRetryIf, HookThrottling, HookQuota, HookCheckRetry or
-	// HookCondition; "" when the API has none.
+	// HookRetryIf, HookStopBackoff, HookRetriable, HookThrottling,
+	// HookQuota, HookCheckRetry or HookCondition; "" when the API has none.
 	Hook string
+	// NoHook says, for an API with no Hook, why no hook of the library can
+	// refuse a retry the way the library ends its retries, and what to do
+	// instead: the related line of a finding with no fix. "" for the
+	// general reason.
+	NoHook string
 }
 
 // Receiver is an OptionsOf value: the options of the receiver's
@@ -131,8 +136,17 @@ const (
 	// the budget refuses.
 	HookPermanent = "permanent"
 	// HookRetryIf: a RetryIf option asks the budget after the condition
-	// in use.
+	// in use (retry-go v4 among the call's options, v5 among those of the
+	// retrier's constructor).
 	HookRetryIf = "retryif"
+	// HookStopBackoff: go-retry's backoff is wrapped in a BackoffFunc that
+	// stops when the budget refuses the retry the backoff allows; Do then
+	// returns the last error. The shortcuts Constant, Exponential and
+	// Fibonacci become the Do of their backoff.
+	HookStopBackoff = "stopbackoff"
+	// HookRetriable: k8s retry.OnError's retriable predicate asks the
+	// budget after the predicate in use; OnError then returns the error.
+	HookRetriable = "retriable"
 	// HookThrottling: the service config gets a retryThrottling entry.
 	HookThrottling = "throttling"
 	// HookQuota: the retryer's ratelimit.None is replaced, giving back

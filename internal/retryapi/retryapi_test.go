@@ -113,6 +113,20 @@ func TestTable(t *testing.T) {
 		if e.OptionsOf == Receiver && len(e.Constructors) == 0 {
 			t.Errorf("%s: options of a receiver with no constructor", e.Name)
 		}
+		switch e.Hook {
+		case "", HookPermanent, HookRetryIf, HookStopBackoff, HookRetriable, HookThrottling, HookQuota, HookCheckRetry, HookCondition:
+		default:
+			t.Errorf("%s: unknown hook %q", e.Name, e.Hook)
+		}
+		if e.Hook != "" && e.NoHook != "" {
+			t.Errorf("%s: a hook, and a reason it has none", e.Name)
+		}
+		if e.NoHook != "" && !strings.HasPrefix(e.NoHook, "no fix: ") {
+			t.Errorf("%s: NoHook %q does not start as a related line says why there is no fix", e.Name, e.NoHook)
+		}
+		if (e.Hook == HookStopBackoff || e.Hook == HookRetriable) && e.Op < 0 {
+			t.Errorf("%s: hook %s with no operation, whose dependency the budget is named after", e.Name, e.Hook)
+		}
 	}
 	if len(Entries()) < 40 {
 		t.Errorf("%d entries", len(Entries()))

@@ -45,7 +45,8 @@ const (
 	PolicyK8s       = "k8s.backoff"       // a k8s wait.Backoff value
 	PolicyRetryDo   = "retrydo.policy"    // the project's retry.Policy literal
 
-	GuardResty = "resty.conditions" // the retry conditions and hooks a resty client is given
+	GuardResty     = "resty.conditions" // the retry conditions and hooks a resty client is given
+	GuardRetriable = "k8s.retriable"    // a budget asked by k8s retry.OnError's retriable predicate
 
 	ExemptGoRetry = "goretry.retryable" // go-retry retries only errors marked retryable
 )
@@ -238,13 +239,13 @@ func buildEntries() []*Entry {
 	}
 	for _, recv := range []string{"Retrier", "RetrierWithData"} {
 		add(Entry{Name: "(*github.com/avast/retry-go/v5." + recv + ").Do", Library: RetryGoV5, API: "retry.(*Retrier).Do", Form: RetryingCall,
-			Op: 0, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, OptionsOf: Receiver, Constructors: []string{"New", "NewWithData"},
+			Op: 0, Policy: -1, Options: 0, Count: -1, Backoff: growingJitter, OptionsOf: Receiver, Constructors: []string{"New", "NewWithData"}, Hook: HookRetryIf,
 			Default: Bound{Kind: BoundCount, N: 10, Note: "the default of 10"}})
 	}
 
 	for _, name := range []string{"Do", "DoValue"} {
 		add(Entry{Name: "github.com/sethvargo/go-retry." + name, Library: GoRetry, API: "retry." + name, Form: RetryingCall,
-			Op: 2, Policy: 1, Options: -1, Count: -1, PolicyEval: PolicyGoRetry, ExemptEval: ExemptGoRetry})
+			Op: 2, Policy: 1, Options: -1, Count: -1, PolicyEval: PolicyGoRetry, ExemptEval: ExemptGoRetry, Hook: HookStopBackoff})
 	}
 	for _, name := range []string{"Constant", "Exponential", "Fibonacci"} {
 		wait := Backoff{Delay: GrowingDelay}
@@ -252,7 +253,7 @@ func buildEntries() []*Entry {
 			wait = Backoff{Delay: FixedDelay}
 		}
 		add(Entry{Name: "github.com/sethvargo/go-retry." + name, Library: GoRetry, API: "retry." + name, Form: RetryingCall,
-			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry, Backoff: wait,
+			Op: 2, Policy: -1, Options: -1, Count: -1, NArgs: 3, ExemptEval: ExemptGoRetry, Backoff: wait, Hook: HookStopBackoff,
 			BackoffNote: "retry." + name + " backs off without jitter",
 			Default:     Bound{Kind: Unbounded, Note: "until the context ends"}})
 	}
@@ -274,31 +275,51 @@ func buildEntries() []*Entry {
 	add(Entry{Name: RetryableClient, Library: RetryableHTTP, API: "retryablehttp.Client", Form: ClientConfig,
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Kind: BoundCount, N: 1},
-		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}, BackoffField: "Backoff"})
+		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}, BackoffField: "Backoff",
+		NoHook: "no fix: a client literal is not a client the fix can give a CheckRetry after it is made; make it with retryablehttp.NewClient, or set a CheckRetry that asks the client's own budget"})
 
 	for _, p := range named0(Resty).Paths {
 		for _, recv := range []string{"Client", "Request"} {
-			hook := ""
-			if p == "github.com/go-resty/resty/v2" && recv == "Client" {
+			hook, noHook := "", ""
+			switch {
+			case p == "github.com/go-resty/resty/v2" && recv == "Client":
 				hook = HookCondition
+			case p == "resty.dev/v3":
+				// Its default conditions retry whatever an added one
+				// refuses.
+				noHook = "no fix: resty.dev/v3 retries when its default retry conditions hold, whatever an added condition says; turn them off (SetRetryDefaultConditions(false)) and add a condition that asks the client's own budget, or run the requests through budget/retry's Do"
 			}
 			add(Entry{Name: "(*" + p + "." + recv + ").SetRetryCount", Library: Resty, API: "resty.SetRetryCount", Form: ClientConfig,
-				Op: -1, Policy: -1, Options: -1, Count: 0, Backoff: growingJitter, GuardEval: GuardResty, Hook: hook})
+				Op: -1, Policy: -1, Options: -1, Count: 0, Backoff: growingJitter, GuardEval: GuardResty, Hook: hook, NoHook: noHook})
 		}
 	}
 
 	add(Entry{Name: "google.golang.org/grpc.WithDefaultServiceConfig", Library: GRPC, API: "grpc.WithDefaultServiceConfig", Form: PolicyBuilder,
 		Op: -1, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, Eval: EvalServiceConfig, Hook: HookThrottling})
+	// go-grpc-middleware v2 asks a WithRetriable condition only about
+	// failures, so a budget in it would see no request that succeeds and
+	// get no deposit from it; v1 retries by status code alone.
+	grpcNoHook := map[string]string{
+		"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry": "no fix: the retry interceptor's WithRetriable condition is asked only about failures, so a budget in it would get no deposit from the calls that succeed; give the connection a service config retryPolicy with retryThrottling in place of the interceptor, or run the calls through budget/retry's Do",
+		"github.com/grpc-ecosystem/go-grpc-middleware/retry":                 "no fix: the v1 retry interceptor retries by status code alone and has no condition through which a budget can refuse a retry; give the connection a service config retryPolicy with retryThrottling in place of the interceptor, or run the calls through budget/retry's Do",
+	}
 	for _, p := range named0(GRPCRetry).Paths {
 		for _, name := range []string{"UnaryClientInterceptor", "StreamClientInterceptor"} {
 			add(Entry{Name: p + "." + name, Library: GRPCRetry, API: "retry." + name, Form: PolicyBuilder,
-				Op: -1, Policy: -1, Options: 0, Count: -1, Backoff: Backoff{Delay: FixedDelay, Jitter: true}, Eval: EvalInterceptor})
+				Op: -1, Policy: -1, Options: 0, Count: -1, Backoff: Backoff{Delay: FixedDelay, Jitter: true}, Eval: EvalInterceptor,
+				NoHook: grpcNoHook[p]})
 		}
 	}
+	// failsafe-go's AbortIf ends the retries with the last failure, where
+	// a policy without ReturnLastFailure returns retrypolicy.ExceededError
+	// after its last attempt; its WithBudget caps the retries in flight and
+	// refuses with budget.ErrExceeded. And a policy serves whatever calls
+	// run with it, so a budget made beside it is no dependency's own.
+	const failsafeNoHook = "no fix: a failsafe-go retry policy serves whatever calls run with it, and its hooks cannot refuse a retry the way it ends (AbortIf returns the last error where the policy returns retrypolicy.ExceededError); give the policy WithBudget, or run each dependency's calls through budget/retry's Do"
 	for _, fn := range []string{"retrypolicy.NewBuilder", "retrypolicy.NewWithDefaults", "failsafehttp.NewRetryPolicyBuilder", "failsafegrpc.NewRetryPolicyBuilder"} {
 		add(Entry{Name: "github.com/failsafe-go/failsafe-go/" + fn, Library: Failsafe, API: "retrypolicy." + lastName(fn), Form: PolicyBuilder,
 			Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: NoDelay}, Eval: EvalFailsafeChain,
-			Default: Bound{Kind: BoundCount, N: 3, Note: "the default of 2 retries"}})
+			Default: Bound{Kind: BoundCount, N: 3, Note: "the default of 2 retries"}, NoHook: failsafeNoHook})
 	}
 	for _, name := range []string{"NewStandard", "NewAdaptiveMode"} {
 		add(Entry{Name: "github.com/aws/aws-sdk-go-v2/aws/retry." + name, Library: AWS, API: "retry." + name, Form: PolicyBuilder,
@@ -310,7 +331,7 @@ func buildEntries() []*Entry {
 		Op: 1, Policy: 0, Options: -1, Count: -1, PolicyEval: PolicyK8s,
 		Exempt: "it retries only optimistic-concurrency conflicts"})
 	add(Entry{Name: "k8s.io/client-go/util/retry.OnError", Library: K8sRetry, API: "retry.OnError", Form: RetryingCall,
-		Op: 2, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, PolicyEval: PolicyK8s})
+		Op: 2, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, PolicyEval: PolicyK8s, GuardEval: GuardRetriable, Hook: HookRetriable})
 	add(Entry{Name: "k8s.io/apimachinery/pkg/util/wait.ExponentialBackoff", Library: K8sWait, API: "wait.ExponentialBackoff", Form: RetryingCall,
 		Op: 1, Policy: 0, Options: -1, Count: -1, Backoff: growingJitter, PolicyEval: PolicyK8s, Eval: EvalWaitCondition})
 	add(Entry{Name: "k8s.io/apimachinery/pkg/util/wait.ExponentialBackoffWithContext", Library: K8sWait, API: "wait.ExponentialBackoffWithContext", Form: RetryingCall,

@@ -282,13 +282,14 @@ var (
 	// never retries.
 	policyEvals = map[string]func(a *analyzer, s *Site, x ast.Expr) bool{
 		retryapi.PolicyBackoffV4: (*analyzer).backoffV4Policy,
-		retryapi.PolicyGoRetry:   func(a *analyzer, s *Site, x ast.Expr) bool { s.Bound = a.goRetryBound(x); return true },
+		retryapi.PolicyGoRetry:   (*analyzer).goRetryPolicy,
 		retryapi.PolicyK8s:       func(a *analyzer, s *Site, x ast.Expr) bool { s.Bound = a.k8sBound(x); return true },
 		retryapi.PolicyRetryDo:   func(a *analyzer, s *Site, x ast.Expr) bool { a.retryDoPolicy(s, x); return true },
 	}
 	// guardEvals find the budget check the code around a site installs.
 	guardEvals = map[string]func(a *analyzer, s *Site) *Guard{
-		retryapi.GuardResty: func(a *analyzer, s *Site) *Guard { return a.restyGuard(s.Func) },
+		retryapi.GuardResty:     func(a *analyzer, s *Site) *Guard { return a.restyGuard(s.Func) },
+		retryapi.GuardRetriable: (*analyzer).retriableGuard,
 	}
 	// exemptEvals say why the operation of a site is no outage risk.
 	exemptEvals = map[string]func(a *analyzer, s *Site) string{
@@ -587,6 +588,57 @@ func (a *analyzer) backoffV4Bound(e ast.Expr, fn ast.Node) Bound {
 }
 
 // goRetryBound evaluates a sethvargo/go-retry Backoff expression.
+// goRetryPolicy reads the Backoff of a go-retry call: its bound, and a
+// budget its Next asks (a BackoffFunc that stops when the budget refuses:
+// Do then returns the last error), which guards the retries.
+func (a *analyzer) goRetryPolicy(s *Site, x ast.Expr) bool {
+	s.Bound = a.goRetryBound(x)
+	if g := a.valueGuard(x, 0); g != nil && s.Guard == nil {
+		s.Guard = g
+	}
+	return true
+}
+
+// valueGuard returns the first budget guard called in the expression of a
+// value (function literals included), or in the initialisers of the
+// variables of this package it names that are assigned only there
+// (stopping := retry.BackoffFunc(...); retry.WithMaxRetries(3, stopping)).
+func (a *analyzer) valueGuard(x ast.Expr, depth int) *Guard {
+	if x == nil || depth > 3 {
+		return nil
+	}
+	if g := a.firstGuard(x, true); g != nil {
+		return g
+	}
+	var g *Guard
+	ast.Inspect(x, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || g != nil {
+			return g == nil
+		}
+		if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pkg() == a.pass.Pkg && !a.reassigned(v) {
+			if d := a.definingExpr(v); d != nil && d != x {
+				g = a.valueGuard(d, depth+1)
+			}
+		}
+		return g == nil
+	})
+	return g
+}
+
+// retriableGuard: a budget that k8s retry.OnError's retriable predicate
+// asks guards the retries (a refusal makes OnError return the error).
+func (a *analyzer) retriableGuard(s *Site) *Guard {
+	call, ok := s.Node.(*ast.CallExpr)
+	if !ok || len(call.Args) < 2 {
+		return s.Guard
+	}
+	if g := a.valueGuard(call.Args[1], 0); g != nil {
+		return g
+	}
+	return s.Guard
+}
+
 func (a *analyzer) goRetryBound(e ast.Expr) Bound {
 	e = unparen(e)
 	if id, ok := e.(*ast.Ident); ok {

@@ -56,8 +56,11 @@
 // Allow, Spend; see -retrysite.budget-methods) with a bool or error result,
 // a function that returns such a check's verdict, golang.org/x/time/rate
 // limiters, circuit breakers that run the attempt (sony/gobreaker, hystrix),
-// and library budgets (gRPC retryThrottling, the AWS SDK retry quota,
-// retry-go v5 throttles, failsafe-go WithBudget).
+// library budgets (gRPC retryThrottling, the AWS SDK retry quota,
+// retry-go v5 throttles, failsafe-go WithBudget), and such a check asked
+// in a library's hook (a retry-go RetryIf, a go-retry backoff, k8s
+// OnError's retriable predicate, a go-retryablehttp CheckRetry, a resty
+// retry condition, a backoff operation's deferred check).
 //
 // Not reported: k8s retry.RetryOnConflict (it retries optimistic-concurrency
 // conflicts, never an outage), go-retry operations that never mark an error
@@ -80,7 +83,12 @@
 //     refused retry ends the retrying as the library ends it and returns
 //     its error: a cenkalti/backoff operation returns backoff.Permanent(err)
 //     when the budget refuses; a retry-go call gets a RetryIf that asks the
-//     budget after the condition in use; a go-retryablehttp client made by
+//     budget after the condition in use (v5: in the constructor of a
+//     retrier made for the call); a sethvargo/go-retry Do or DoValue gets
+//     its backoff wrapped in a BackoffFunc that stops when the budget
+//     refuses (Constant, Exponential and Fibonacci become the Do of their
+//     backoff); a k8s retry.OnError gets a retriable predicate that asks
+//     the budget after the one in use; a go-retryablehttp client made by
 //     NewClient gets a CheckRetry that wraps the policy in use (the one the
 //     function sets, else DefaultRetryPolicy) and refuses with the policy's
 //     error or one naming the status, so that Do fails instead of returning
@@ -89,12 +97,23 @@
 //     (resty retries when any holds). An HTTP client's budget is its own,
 //     made beside it, and deposits when a request's retrying ends. No fix
 //     for resty.dev/v3 (its default conditions retry whatever an added one
-//     refuses), failsafe-go (WithBudget limits retries in flight, not their
-//     share of the requests, and replaces the error), client literals, or
-//     package-level clients.
+//     refuses), failsafe-go policies (a policy serves whatever calls run
+//     with it; AbortIf returns the last error where the policy returns
+//     retrypolicy.ExceededError, and WithBudget limits retries in flight,
+//     not their share of the requests, and replaces the error),
+//     go-grpc-middleware's interceptors (v2's WithRetriable is asked only
+//     about failures, so a budget in it gets no deposit from the calls
+//     that succeed; v1 retries by status code alone: a service config
+//     with retryThrottling is the alternative), a retry-go v5 retrier
+//     that serves other calls, client literals, or package-level clients.
+//     The finding's related line says why.
 //
 // The guard sits on the failure path, so the first attempt never asks the
-// budget; on the last iteration of a counted loop it asks once more than
+// budget. Where the loop or the library tells whether another attempt
+// follows (a counted loop's header, go-retry's backoff), it asks only
+// then; elsewhere (a backoff operation, retry-go's RetryIf, k8s OnError's
+// predicate, a go-retryablehttp CheckRetry, a loop bounded by time) it
+// asks after the last failure too, once more than
 // needed, which only makes the budget slightly stricter.
 //
 // Flags:

@@ -3,7 +3,10 @@ package fixedattempts
 import (
 	"go/ast"
 	"go/types"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -22,13 +25,44 @@ import (
 //     result gets a name and a deferred check (any return of an error is
 //     a failure the library would retry, unless it is permanent already);
 //   - avast/retry-go: a RetryIf option that asks the budget, after the
-//     condition in use (the one the call passes, else IsRecoverable, the
-//     library's default); a refusal ends the retries and Do returns its
-//     error of the attempts made.
+//     condition in use (the last RetryIf the options hold, else
+//     IsRecoverable, the library's default); a refusal ends the retries
+//     and Do returns its error of the attempts made. v4 takes it among
+//     the call's options; v5 among those of the retrier's constructor,
+//     when the retrier is made for the call (retry.New(...).Do(op), or a
+//     local used only there): a retrier that serves other calls would
+//     guard them with this dependency's budget;
+//   - sethvargo/go-retry: the Backoff argument of Do and DoValue is
+//     wrapped in a BackoffFunc that stops when the budget refuses the
+//     retry the backoff allows; Do then returns the last error, as when
+//     the backoff stops by itself. Constant, Exponential and Fibonacci are
+//     Do with NewConstant, NewExponential and NewFibonacci (v0.5.0), and
+//     are rewritten to that;
+//   - k8s client-go retry.OnError: the retriable predicate asks the budget
+//     after the predicate in use; a refusal makes OnError return the
+//     attempt's error, which is what it returns after its last attempt.
+//
+// A condition the fix wraps must be a name or a function literal: a call
+// would be evaluated once where it is, and on every failure in a wrapper.
+//
+// When the budget is asked: go-retry's wrapper asks only when the backoff
+// would go on, never after the last attempt. backoff's operation,
+// retry-go's RetryIf and OnError's predicate are asked after every
+// failure, the last one included (the operation runs before backoff asks
+// its BackOff; retry-go asks RetryIf before it checks for the last
+// attempt; OnError's wait.ExponentialBackoff runs the condition before it
+// counts its steps), and they see only the error: so the fix asks once
+// more than needed when every attempt fails, which only makes the budget
+// slightly stricter. retry-go v5's WithThrottle is asked only when a retry would
+// follow, but refuses with ErrThrottled joined to the error, so the fix
+// does not use it.
 //
 // Each deposits once per call of the library (OnRequest before the
 // statement that calls it). The budget is the operation's dependency's,
 // chosen as for loops.
+//
+// failsafe-go retry policies and go-grpc-middleware's interceptors get no
+// fix: the retryapi table's NoHook says why, in the related line.
 
 // libraryNeed returns the need of a library site's fix, or nil when the
 // site's library has no hook fix here or its operation's dependency is
@@ -53,7 +87,8 @@ func (f *fixer) libraryNeed(file *ast.File, s *retrysite.Site) *need {
 
 // libraryHook names the hook of the retryapi table a library site's
 // operation is fixed through (retryapi.HookPermanent when the operation
-// is a function literal, retryapi.HookRetryIf), or "" for none.
+// is a function literal, retryapi.HookRetryIf, retryapi.HookStopBackoff,
+// retryapi.HookRetriable), or "" for none.
 func libraryHook(s *retrysite.Site) string {
 	if _, ok := s.Node.(*ast.CallExpr); !ok || len(s.Attempts) == 0 {
 		return ""
@@ -65,6 +100,10 @@ func libraryHook(s *retrysite.Site) string {
 		}
 	case retryapi.HookRetryIf:
 		if s.Body != nil {
+			return h
+		}
+	case retryapi.HookStopBackoff, retryapi.HookRetriable:
+		if s.Op != nil {
 			return h
 		}
 	}
@@ -123,44 +162,105 @@ func (f *fixer) libraryFix(file *ast.File, s *retrysite.Site) *analysis.Suggeste
 	if stmt == nil {
 		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		if ix, ok := ast.Unparen(call.Fun).(*ast.IndexExpr); ok {
-			sel, _ = ast.Unparen(ix.X).(*ast.SelectorExpr)
-		}
-	}
-	if sel == nil {
-		return nil
-	}
-	pkg, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return nil
-	}
 	ref, ok := f.ref(n)
 	if !ok {
 		return f.decline(s, f.budgetWhy())
 	}
+	pkg := pkgQualifier(f.pass, call)
 	var hook []analysis.TextEdit
+	why := "no fix: " + s.API + "'s hook cannot be reached where the call is (options passed as a slice, or a retry condition computed once by a call)"
 	switch libraryHook(s) {
 	case retryapi.HookPermanent:
+		if pkg == "" {
+			return nil
+		}
 		if lit := f.opLit(s); lit != nil {
-			hook, ok = f.permanentEdits(file, lit, pkg.Name, ref.expr)
+			hook, ok = f.permanentEdits(file, lit, pkg, ref.expr)
 		} else {
-			hook, ok = f.wrapEdits(file, s.Op, pkg.Name, ref.expr)
+			hook, ok = f.wrapEdits(file, s.Op, pkg, ref.expr)
 		}
 	case retryapi.HookRetryIf:
-		hook, ok = f.retryIfEdits(call, pkg.Name, ref.expr)
+		if s.Entry.OptionsOf == retryapi.Receiver {
+			nc, shared := f.retrierConstructor(s, call)
+			if nc == nil {
+				return f.decline(s, shared)
+			}
+			hook, ok = f.retryIfEdits(nc, 0, pkgQualifier(f.pass, nc), ref.expr)
+		} else {
+			hook, ok = f.retryIfEdits(call, 1, pkg, ref.expr)
+		}
+	case retryapi.HookStopBackoff:
+		hook, ok = f.stopBackoffEdits(file, stmt, call, pkg, ref.expr)
+	case retryapi.HookRetriable:
+		hook, ok = f.retriableEdits(call, ref.expr)
 	default:
 		ok = false
 	}
 	if !ok {
-		return f.decline(s, "no fix: "+s.API+"'s hook cannot be reached where the call is (options passed as a slice, or a retry condition computed once by a call)")
+		return f.decline(s, why)
 	}
 	edits := append(append([]analysis.TextEdit(nil), ref.edits...), hook...)
 	indent := fixutil.Indent(f.pass, file, stmt.Pos())
 	edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(ref.expr + ".OnRequest()\n" + indent)})
 	sortEdits(edits)
 	return &analysis.SuggestedFix{Message: ref.message, TextEdits: edits}
+}
+
+// pkgQualifier returns the name of the package that qualifies a call of
+// a package's function (pkg.F(...), pkg.F[T](...)), or "".
+func pkgQualifier(pass *analysis.Pass, call *ast.CallExpr) string {
+	fun := ast.Unparen(call.Fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(x.X)
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if _, ok := pass.TypesInfo.Uses[id].(*types.PkgName); !ok {
+		return ""
+	}
+	return id.Name
+}
+
+// retrierConstructor returns the constructor call whose options a
+// retry-go v5 Do call runs with, when that retrier serves this call
+// alone: the receiver is the call (retry.New(opts...).Do(op)), or a local
+// variable assigned once from it and used only here. Otherwise it returns
+// nil and why there is no fix: a condition in a retrier that serves other
+// calls would guard them with this dependency's budget.
+func (f *fixer) retrierConstructor(s *retrysite.Site, call *ast.CallExpr) (*ast.CallExpr, string) {
+	shared := "no fix: the retrier is made apart from this call and may serve others, which a RetryIf in its constructor would guard with this dependency's budget; make the retrier where it is used, or give it WithThrottle"
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, shared
+	}
+	var nc *ast.CallExpr
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.CallExpr:
+		nc = x
+	case *ast.Ident:
+		v, ok := f.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || len(f.uses(v)) != 1 {
+			return nil, shared
+		}
+		nc, _ = ast.Unparen(retrysite.Of(f.pass).Vars().Once(v)).(*ast.CallExpr)
+	}
+	if nc == nil {
+		return nil, shared
+	}
+	fn := callee(f.pass, nc)
+	if fn == nil || pkgQualifier(f.pass, nc) == "" || !slices.Contains(s.Entry.Constructors, fn.Name()) {
+		return nil, shared
+	}
+	return nc, ""
 }
 
 // permanentEdits makes a backoff operation return backoff.Permanent(err)
@@ -219,35 +319,161 @@ func (f *fixer) permanentEdits(file *ast.File, lit *ast.FuncLit, pkg, b string) 
 }
 
 // retryIfEdits gives a retry-go call a RetryIf option that asks the budget
-// after the condition in use.
-func (f *fixer) retryIfEdits(call *ast.CallExpr, pkg, b string) ([]analysis.TextEdit, bool) {
-	if call.Ellipsis.IsValid() || len(call.Args) == 0 {
+// after the condition in use: the options are call's arguments from index
+// from on (v4's Do(op, opts...), v5's New(opts...)). The last RetryIf is
+// the one in use; without one, the library's default, IsRecoverable.
+func (f *fixer) retryIfEdits(call *ast.CallExpr, from int, pkg, b string) ([]analysis.TextEdit, bool) {
+	if pkg == "" || call.Ellipsis.IsValid() || len(call.Args) < from {
 		return nil, false
 	}
-	for _, a := range call.Args[1:] {
+	var last *ast.CallExpr
+	for _, a := range call.Args[from:] {
 		opt, ok := ast.Unparen(a).(*ast.CallExpr)
 		if !ok {
 			return nil, false // an option we cannot see
 		}
-		fn := callee(f.pass, opt)
-		if fn == nil || fn.Name() != "RetryIf" || len(opt.Args) != 1 {
-			continue
+		if fn := callee(f.pass, opt); fn != nil && fn.Name() == "RetryIf" && len(opt.Args) == 1 {
+			last = opt
 		}
-		cond := ast.Unparen(opt.Args[0])
-		switch cond.(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.FuncLit:
-		default:
-			return nil, false // evaluated once; a wrapper would evaluate it each time
-		}
-		text := "func(err error) bool { return (" + f.source(cond) + ")(err) && " + b + ".TryRetry() }"
-		if _, isLit := cond.(*ast.FuncLit); !isLit {
-			text = "func(err error) bool { return " + f.source(cond) + "(err) && " + b + ".TryRetry() }"
-		}
-		return []analysis.TextEdit{{Pos: opt.Args[0].Pos(), End: opt.Args[0].End(), NewText: []byte(text)}}, true
 	}
-	at := call.Args[len(call.Args)-1].End()
-	text := ", " + pkg + ".RetryIf(func(err error) bool { return " + pkg + ".IsRecoverable(err) && " + b + ".TryRetry() })"
-	return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(text)}}, true
+	if last != nil {
+		text, ok := f.condWrap(last.Args[0], b)
+		if !ok {
+			return nil, false
+		}
+		return []analysis.TextEdit{{Pos: last.Args[0].Pos(), End: last.Args[0].End(), NewText: []byte(text)}}, true
+	}
+	text := pkg + ".RetryIf(func(err error) bool { return " + pkg + ".IsRecoverable(err) && " + b + ".TryRetry() })"
+	if len(call.Args) > 0 {
+		at := call.Args[len(call.Args)-1].End()
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(", " + text)}}, true
+	}
+	return []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(text)}}, true
+}
+
+// condWrap returns a retry condition that asks the budget b after the
+// condition cond holds, evaluating cond where it is now: a name or a
+// function literal (a call would be evaluated once now, and on every
+// failure in a wrapper). ok is false for another condition.
+func (f *fixer) condWrap(cond ast.Expr, b string) (string, bool) {
+	c := ast.Unparen(cond)
+	src := f.source(c)
+	switch x := c.(type) {
+	case *ast.Ident:
+		if x.Name == "nil" {
+			return "", false
+		}
+	case *ast.SelectorExpr:
+	case *ast.FuncLit:
+		src = "(" + src + ")"
+	default:
+		return "", false // evaluated once; a wrapper would evaluate it each time
+	}
+	// The parameter must not hide a name the condition uses from outside.
+	taken := []string{rootNameOf(b)}
+	ast.Inspect(c, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := f.pass.TypesInfo.Uses[id]; obj != nil && (obj.Pos() < c.Pos() || obj.Pos() >= c.End()) {
+				taken = append(taken, id.Name)
+			}
+		}
+		return true
+	})
+	errName := freeName("err", taken...)
+	return "func(" + errName + " error) bool { return " + src + "(" + errName + ") && " + b + ".TryRetry() }", true
+}
+
+// retriableEdits makes k8s retry.OnError's retriable predicate ask the
+// budget after the predicate in use: a refusal makes OnError return the
+// attempt's error, as after its last attempt.
+func (f *fixer) retriableEdits(call *ast.CallExpr, b string) ([]analysis.TextEdit, bool) {
+	if len(call.Args) != 3 || call.Ellipsis.IsValid() {
+		return nil, false
+	}
+	text, ok := f.condWrap(call.Args[1], b)
+	if !ok {
+		return nil, false
+	}
+	return []analysis.TextEdit{{Pos: call.Args[1].Pos(), End: call.Args[1].End(), NewText: []byte(text)}}, true
+}
+
+// stopBackoffEdits wraps the backoff of a go-retry call in a BackoffFunc
+// that stops when the budget refuses the retry the backoff allows, so
+// that Do returns the last error as when the backoff stops by itself; the
+// budget is asked only when the backoff would go on, never after the last
+// attempt. The wrapped backoff is evaluated once, where it was:
+//
+//	func(next retry.Backoff) retry.Backoff {
+//		return retry.BackoffFunc(func() (time.Duration, bool) {
+//			d, stop := next.Next()
+//			if !stop && !b.TryRetry() {
+//				return 0, true
+//			}
+//			return d, stop
+//		})
+//	}(backoff)
+//
+// The shortcuts Constant, Exponential and Fibonacci are Do with the
+// backoff of the same name (go-retry v0.5.0: Constant(ctx, t, f) is
+// Do(ctx, NewConstant(t), f)), and become that.
+func (f *fixer) stopBackoffEdits(file *ast.File, stmt ast.Stmt, call *ast.CallExpr, pkg, b string) ([]analysis.TextEdit, bool) {
+	fn := callee(f.pass, call)
+	if pkg == "" || fn == nil || len(call.Args) != 3 || call.Ellipsis.IsValid() {
+		return nil, false
+	}
+	arg := call.Args[1]
+	var edits []analysis.TextEdit
+	backoff := f.source(arg)
+	switch fn.Name() {
+	case "Do", "DoValue":
+	case "Constant", "Exponential", "Fibonacci":
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("Do")})
+		backoff = pkg + ".New" + fn.Name() + "(" + backoff + ")"
+	default:
+		return nil, false
+	}
+	timeName, imp := fixutil.AddImport(f.pass, file, "time", call.Pos())
+	edits = append(edits, imp...)
+	taken := []string{pkg, timeName, rootNameOf(b)}
+	next := freeName("next", taken...)
+	d := freeName("d", append(taken, next)...)
+	stop := freeName("stop", append(taken, next, d)...)
+	indent := fixutil.Indent(f.pass, file, stmt.Pos())
+	text := "func(" + next + " " + pkg + ".Backoff) " + pkg + ".Backoff {\n" +
+		indent + "\treturn " + pkg + ".BackoffFunc(func() (" + timeName + ".Duration, bool) {\n" +
+		indent + "\t\t" + d + ", " + stop + " := " + next + ".Next()\n" +
+		indent + "\t\tif !" + stop + " && !" + b + ".TryRetry() {\n" +
+		indent + "\t\t\treturn 0, true\n" +
+		indent + "\t\t}\n" +
+		indent + "\t\treturn " + d + ", " + stop + "\n" +
+		indent + "\t})\n" +
+		indent + "}(" + backoff + ")"
+	return append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(text)}), true
+}
+
+// rootNameOf returns the identifier a budget expression's text starts
+// with: s in s.inventoryBudget, hostBudgets in hostBudgets.For(c.url).
+func rootNameOf(expr string) string {
+	end := strings.IndexFunc(expr, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if end < 0 {
+		return expr
+	}
+	return expr[:end]
+}
+
+// freeName returns base, or base with a number, different from taken:
+// the name of a parameter or local of a new function literal that must
+// not hide the names its body uses.
+func freeName(base string, taken ...string) string {
+	name := base
+	for i := 1; slices.Contains(taken, name); i++ {
+		name = base + strconv.Itoa(i)
+	}
+	return name
 }
 
 // source returns the source text of a node.
@@ -309,8 +535,16 @@ func sortEdits(edits []analysis.TextEdit) {
 // through which a budget can refuse a retry, or the operation is one the
 // fix cannot wrap.
 func noHookWhy(s *retrysite.Site) string {
-	if hook(s) == "" {
+	if s.Entry != nil && s.Entry.NoHook != "" {
+		return s.Entry.NoHook
+	}
+	switch hook(s) {
+	case "":
 		return "no fix: " + s.API + " has no hook through which a budget can refuse a retry; guard the operation with a budget check of its own, or use a client with a retry budget (budget/retry's Do)"
+	case retryapi.HookCheckRetry:
+		return "no fix: the client's CheckRetry cannot be wrapped here (the client is not kept in a variable or field that a statement after it can set, or its CheckRetry is computed by a call)"
+	case retryapi.HookCondition:
+		return "no fix: resty retries when any of its retry conditions holds, and the function adds one of its own, which would retry what the budget refuses"
 	}
 	return "no fix: the operation of " + s.API + " is not a function literal of this package, which the fix would make return the refusal"
 }

@@ -35,14 +35,17 @@ import (
 //     budget allows. resty retries when any condition holds, so the fix is
 //     offered only where the function adds no condition of its own.
 //
-// resty.dev/v3 and failsafe-go get no hook fix here (see httpHook).
+// resty.dev/v3 and failsafe-go get no hook fix (see httpHook).
 
 // httpHook names the hook an HTTP client library site is fixed through
 // (retryapi.HookCheckRetry, retryapi.HookCondition), or "" for none.
 // resty.dev/v3 retries a request when its default conditions or any added
-// one holds, so no condition can refuse a retry; failsafe-go's WithBudget
-// limits concurrent retries, not a share of the requests, and refuses with
-// its own error: neither has a hook.
+// one holds, so no condition can refuse a retry; a failsafe-go policy
+// serves whatever calls run with it, its AbortIf ends the retries with the
+// last error where the policy returns retrypolicy.ExceededError, and its
+// WithBudget limits concurrent retries, not a share of the requests, and
+// refuses with its own error: neither has a hook (the retryapi entries'
+// NoHook says so in the finding).
 func httpHook(s *retrysite.Site) string {
 	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Func == nil {
 		return ""

@@ -495,18 +495,20 @@ func (li *loopInfo) usedOutside() map[types.Object]bool {
 func (li *loopInfo) endsByBound() bool { return li.s.Loop.HeaderBound }
 
 func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
-	switch f := ast.Unparen(c.Fun).(type) {
+	fun := ast.Unparen(c.Fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(x.X)
+	}
+	switch f := fun.(type) {
 	case *ast.Ident:
 		fn, _ := pass.TypesInfo.Uses[f].(*types.Func)
 		return fn
 	case *ast.SelectorExpr:
 		fn, _ := pass.TypesInfo.Uses[f.Sel].(*types.Func)
 		return fn
-	case *ast.IndexExpr:
-		if id, ok := ast.Unparen(f.X).(*ast.Ident); ok {
-			fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
-			return fn
-		}
 	}
 	return nil
 }

@@ -1,11 +1,12 @@
 package libfix
 
 // The driver of rltest.Behave for the libfix package, run with the
-// behaving fakes of backoff v4 and v5, retry-go v4, go-retryablehttp and
-// resty v2.
+// behaving fakes of backoff v4 and v5, retry-go v4 and v5, go-retry,
+// k8s client-go's retry, go-retryablehttp and resty v2.
 
 import (
 	"context"
+	"time"
 
 	"rlbehave"
 )
@@ -77,6 +78,46 @@ func BehaveCases() []rlbehave.Case {
 			},
 			Run: func(d *rlbehave.Dep) (string, error) {
 				return once(d, func() *Search { return NewSearch("http://search/", d) }).Query(ctx)
+			}},
+		// go-retry: the wrapped backoff stops when the budget refuses,
+		// and Do returns the last error, unwrapped.
+		{Name: "User", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Hooks{users: fake{d}}).User(ctx)
+		}},
+		{Name: "Cart", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return (&Hooks{carts: fake{d}}).Cart(ctx)
+		}},
+		// go-retry Constant retries until its context ends, and then
+		// returns the context's error; a refusal returns the last
+		// attempt's. The context lasts long enough that a retry the
+		// budget allows does not meet its end on a loaded machine.
+		{Name: "Price", Modes: down,
+			Refused: map[rlbehave.Mode]string{rlbehave.Down: `dependency down`},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+				defer cancel()
+				return "", (&Hooks{prices: fake{d}}).Price(ctx)
+			}},
+		// k8s OnError returns the error its predicate refuses to retry,
+		// as the last one after its last attempt.
+		{Name: "Node", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Hooks{nodes: fake{d}}).Node(ctx)
+		}},
+		{Name: "Pod", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Hooks{pods: fake{d}}).Pod(ctx)
+		}},
+		{Name: "Release", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Volumes{volumes: fake{d}}).Release(ctx, errRejected)
+		}},
+		// retry-go v5, as v4: the error lists the attempts made, unless
+		// LastErrorOnly.
+		{Name: "Ship", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Hooks{shipping: fake{d}}).Ship(ctx)
+		}},
+		{Name: "Bill", Modes: down,
+			Refused: map[rlbehave.Mode]string{rlbehave.Down: `All attempts fail:(\n#\d: dependency down)+`},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return (&Hooks{billing: fake{d}}).Bill(ctx)
 			}},
 		// resty v2 retries errors, not statuses.
 		{Name: "Profile", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {

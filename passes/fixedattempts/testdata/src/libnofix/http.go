@@ -40,8 +40,11 @@ func newResty() *resty.Client {
 	return resty.New().SetRetryCount(3).AddRetryCondition(serverError) // want `resty.SetRetryCount makes up to 4 attempts`
 }
 
-// failsafe-go's WithBudget limits the retries in flight, not their share
-// of the requests, and refuses with its own error: no fix.
+// A failsafe-go policy serves whatever calls run with it; its AbortIf
+// ends the retries with the last error where the policy returns
+// retrypolicy.ExceededError, and its WithBudget limits the retries in
+// flight, not their share of the requests, and refuses with its own
+// error: no fix.
 func newPolicy() retrypolicy.RetryPolicy[any] {
 	return retrypolicy.NewBuilder[any]().WithMaxRetries(3).Build() // want `retrypolicy.NewBuilder makes up to 4 attempts`
 }

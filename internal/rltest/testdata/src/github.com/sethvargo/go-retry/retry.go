@@ -7,10 +7,14 @@ import (
 )
 
 type Backoff interface{ Next() (time.Duration, bool) }
+type BackoffFunc func() (time.Duration, bool)
 type RetryFunc func(ctx context.Context) error
+type RetryFuncValue[T any] func(ctx context.Context) (T, error)
+
+func (b BackoffFunc) Next() (time.Duration, bool) { return b() }
 
 func Do(ctx context.Context, b Backoff, f RetryFunc) error { return nil }
-func DoValue[T any](ctx context.Context, b Backoff, f func(ctx context.Context) (T, error)) (T, error) {
+func DoValue[T any](ctx context.Context, b Backoff, f RetryFuncValue[T]) (T, error) {
 	var t T
 	return t, nil
 }
