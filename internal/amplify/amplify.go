@@ -198,6 +198,7 @@ const (
 type computer struct {
 	pass   *analysis.Pass
 	insp   *inspector.Inspector
+	find   *astx.Finder
 	sites  []*retrysite.Site
 	model  *retrysite.Deps
 	decls  map[*types.Func]*ast.FuncDecl
@@ -222,6 +223,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &computer{
 		pass:   pass,
 		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		find:   astx.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 		sites:  sites.List,
 		model:  sites.Deps(),
 		decls:  map[*types.Func]*ast.FuncDecl{},
@@ -298,7 +300,7 @@ func run(pass *analysis.Pass) (any, error) {
 // the types, in source order: through the inspector, which skips the
 // subtrees that hold none of them.
 func (c *computer) preorder(root ast.Node, types []ast.Node, f func(ast.Node)) {
-	cur, ok := astx.Find(c.insp.Root(), root)
+	cur, ok := c.find.Find(root)
 	if !ok {
 		ast.Inspect(root, func(n ast.Node) bool {
 			for _, t := range types {

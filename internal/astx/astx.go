@@ -3,8 +3,11 @@
 package astx
 
 import (
+	"cmp"
 	"go/ast"
+	"go/token"
 	"iter"
+	"slices"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -56,6 +59,50 @@ func Find(root inspector.Cursor, n ast.Node) (inspector.Cursor, bool) {
 	// Nodes that share their span with a sibling (rare, synthetic) fall back
 	// to the linear search.
 	return root.FindNode(n)
+}
+
+// Finder finds the cursors of nodes of one inspector, as Find does from
+// its root, without scanning a file's declarations before the one that
+// holds the node: it keeps the declarations' cursors sorted by position.
+type Finder struct {
+	root  inspector.Cursor
+	decls []inspector.Cursor // the files' declarations, by position
+}
+
+// NewFinder returns a Finder for the nodes of insp.
+func NewFinder(insp *inspector.Inspector) *Finder {
+	f := &Finder{root: insp.Root()}
+	for file := range f.root.Children() {
+		for d := range file.Children() {
+			if _, ok := d.Node().(ast.Decl); ok {
+				f.decls = append(f.decls, d)
+			}
+		}
+	}
+	slices.SortStableFunc(f.decls, func(a, b inspector.Cursor) int { return cmp.Compare(a.Node().Pos(), b.Node().Pos()) })
+	return f
+}
+
+// Find returns the cursor of n, as Find(insp.Root(), n) does.
+func (f *Finder) Find(n ast.Node) (inspector.Cursor, bool) {
+	if n == nil || !n.Pos().IsValid() || n.End() < n.Pos() {
+		return Find(f.root, n)
+	}
+	i, _ := slices.BinarySearchFunc(f.decls, n.Pos(), func(c inspector.Cursor, p token.Pos) int {
+		if c.Node().End() <= p {
+			return -1
+		}
+		if c.Node().Pos() > p {
+			return 1
+		}
+		return 0
+	})
+	if i < len(f.decls) && f.decls[i].Node().Pos() <= n.Pos() && n.End() <= f.decls[i].Node().End() {
+		if cur, ok := Find(f.decls[i], n); ok {
+			return cur, true
+		}
+	}
+	return Find(f.root, n)
 }
 
 // FuncBody returns the body of a *ast.FuncDecl or *ast.FuncLit, or nil.

@@ -17,7 +17,8 @@ import (
 // TestFind checks that Find locates every node of real files, among them
 // the shapes whose spans coincide (an expression statement and its call, a
 // parenthesized expression, a function's name and type) and that it
-// reports a node from another tree as absent.
+// reports a node from another tree as absent; and that a Finder finds
+// the same.
 func TestFind(t *testing.T) {
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -35,11 +36,15 @@ func TestFind(t *testing.T) {
 	}
 	files = append(files, f)
 	in := inspector.New(files)
+	finder := astx.NewFinder(in)
 	n := 0
 	for cur := range in.Root().Preorder() {
 		got, ok := astx.Find(in.Root(), cur.Node())
 		if !ok || got != cur {
 			t.Fatalf("Find(%T at %s) = %v, %v; want the node's own cursor", cur.Node(), fset.Position(cur.Node().Pos()), got.Node(), ok)
+		}
+		if got, ok := finder.Find(cur.Node()); !ok || got != cur {
+			t.Fatalf("Finder.Find(%T at %s) = %v, %v; want the node's own cursor", cur.Node(), fset.Position(cur.Node().Pos()), got.Node(), ok)
 		}
 		n++
 	}
@@ -52,6 +57,9 @@ func TestFind(t *testing.T) {
 	}
 	if _, ok := astx.Find(in.Root(), other.Decls[0]); ok {
 		t.Error("Find reported a node of another tree as present")
+	}
+	if _, ok := finder.Find(other.Decls[0]); ok {
+		t.Error("Finder.Find reported a node of another tree as present")
 	}
 }
 

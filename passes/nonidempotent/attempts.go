@@ -108,7 +108,7 @@ func (c *checker) attemptCalls(s *retrysite.Site) []*ast.CallExpr {
 	att := s.Loop.Attempt
 	// The blocks from the loop body down to the attempt.
 	onPath := make(map[ast.Node]bool)
-	cur, ok := astx.Find(c.insp.Root(), att)
+	cur, ok := c.find.Find(att)
 	if !ok {
 		return nil
 	}

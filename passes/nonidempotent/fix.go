@@ -424,7 +424,7 @@ func (c *checker) declaredElsewhere(anchor ast.Stmt, v types.Object) bool {
 // outerFunc returns the outermost function declaration or literal that
 // holds n.
 func (c *checker) outerFunc(n ast.Node) ast.Node {
-	cur, ok := astx.Find(c.insp.Root(), n)
+	cur, ok := c.find.Find(n)
 	if !ok {
 		return n
 	}
@@ -438,7 +438,7 @@ func (c *checker) outerFunc(n ast.Node) ast.Node {
 // stmtOf returns the statement of a statement list (a block or a case)
 // that holds n, not n itself when n is a block.
 func (c *checker) stmtOf(n ast.Node) ast.Stmt {
-	cur, ok := astx.Find(c.insp.Root(), n)
+	cur, ok := c.find.Find(n)
 	if !ok {
 		return nil
 	}

@@ -47,7 +47,7 @@ func (c *checker) copiedHeader(node ast.Node, name ast.Expr) (judged, keyed bool
 // rangeOfKey returns the range statement of the function holding node
 // whose key variable is k.
 func (c *checker) rangeOfKey(node ast.Node, k types.Object) *ast.RangeStmt {
-	cur, ok := astx.Find(c.insp.Root(), node)
+	cur, ok := c.find.Find(node)
 	if !ok {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (c *checker) litHasKey(e ast.Expr) bool {
 // names, read, or ranged over. It returns whether it could judge it and
 // the places that set a key-header name on it.
 func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node) {
-	rsCur, found := astx.Find(c.insp.Root(), rs)
+	rsCur, found := c.find.Find(rs)
 	if !found {
 		return false, nil
 	}
@@ -169,7 +169,7 @@ func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node
 	}
 	var keys []ast.Node
 	ok := true
-	bodyCur, found := astx.Find(c.insp.Root(), body)
+	bodyCur, found := c.find.Find(body)
 	if !found {
 		return false, nil
 	}

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -240,21 +243,20 @@ func holderField(t types.Type) *types.Var {
 func (c *checker) exportFacts() {
 	type cand struct {
 		decl *ast.FuncDecl
+		cur  inspector.Cursor
 		fn   *types.Func
 	}
 	var cands []cand
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok || !mayHaveFact(fn) {
-				continue
-			}
-			cands = append(cands, cand{fd, fn})
+	for cur := range c.insp.Root().Preorder((*ast.FuncDecl)(nil)) {
+		fd := cur.Node().(*ast.FuncDecl)
+		if fd.Body == nil {
+			continue
 		}
+		fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok || !mayHaveFact(fn) {
+			continue
+		}
+		cands = append(cands, cand{fd, cur, fn})
 	}
 	// A function's fact depends on the facts of the functions of this
 	// package it calls; after the first round only the callers of a function
@@ -266,11 +268,7 @@ func (c *checker) exportFacts() {
 	callers := make([][]int, len(cands))
 	for i, cd := range cands {
 		seen := map[int]bool{}
-		body, ok := astx.Find(c.insp.Root(), cd.decl.Body)
-		if !ok {
-			continue
-		}
-		for cur := range body.Preorder((*ast.Ident)(nil)) {
+		for cur := range cd.cur.ChildAt(edge.FuncDecl_Body, -1).Preorder((*ast.Ident)(nil)) {
 			if fn, ok := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Func); ok {
 				if j, ok := index[fn.Origin()]; ok && !seen[j] {
 					seen[j] = true

@@ -196,6 +196,7 @@ func (f *KeyFact) empty() bool {
 type checker struct {
 	pass    *analysis.Pass
 	insp    *inspector.Inspector
+	find    *astx.Finder
 	sites   []*retrysite.Site
 	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
 	cross   map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
@@ -226,6 +227,7 @@ func run(pass *analysis.Pass, headers *headers) (any, error) {
 		done:    make(map[token.Pos]bool),
 		claims:  fixutil.Claims{},
 	}
+	c.find = astx.NewFinder(c.insp)
 	c.sites = retrysite.Of(pass).List
 	c.findRegions()
 	c.exportFacts()
@@ -299,7 +301,7 @@ type region struct {
 // attempts call n's function. A function literal is a boundary unless it
 // is itself the operation of a retry site.
 func (c *checker) regionsOf(n ast.Node, own bool) []region {
-	cur, ok := astx.Find(c.insp.Root(), n)
+	cur, ok := c.find.Find(n)
 	if !ok {
 		return nil
 	}
@@ -536,7 +538,7 @@ func (c *checker) lazyInit(g *ast.CallExpr, body *ast.BlockStmt) bool {
 			vars = append(vars, v)
 		}
 	}
-	cur, ok := astx.Find(c.insp.Root(), as)
+	cur, ok := c.find.Find(as)
 	if !ok {
 		return false
 	}

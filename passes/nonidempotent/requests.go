@@ -302,7 +302,7 @@ func (c *checker) collect(r *request) {
 		return
 	}
 	c.aliases(r, body)
-	bodyCur, ok := astx.Find(c.insp.Root(), body)
+	bodyCur, ok := c.find.Find(body)
 	if !ok {
 		return
 	}

@@ -81,7 +81,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if len(params) == 0 {
 		return nil
 	}
-	bodyCur, ok := astx.Find(c.insp.Root(), fd.Body)
+	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
 		return nil
 	}
@@ -128,7 +128,7 @@ func (c *checker) changedBeyondDefault(body *ast.BlockStmt, v types.Object) bool
 		if _, ok := c.stringConst(val); !ok {
 			return true
 		}
-		cur, ok := astx.Find(c.insp.Root(), val)
+		cur, ok := c.find.Find(val)
 		if !ok {
 			return true
 		}
@@ -270,7 +270,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if len(params) == 0 || !c.holdsRegion(fd) {
 		return nil // no retry site of its own to send in
 	}
-	bodyCur, ok := astx.Find(c.insp.Root(), fd.Body)
+	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
 		return nil
 	}
