@@ -194,6 +194,7 @@ const (
 
 type computer struct {
 	pass   *analysis.Pass
+	facts  *retrysite.Sites // whose facts the package reads
 	sites  []*retrysite.Site
 	model  *retrysite.Deps
 	decls  map[*types.Func]*ast.FuncDecl
@@ -217,6 +218,7 @@ func run(pass *analysis.Pass) (any, error) {
 	pass.ExportPackageFact(new(analyzedFact))
 	c := &computer{
 		pass:   pass,
+		facts:  sites,
 		sites:  sites.List,
 		model:  sites.Deps(),
 		decls:  map[*types.Func]*ast.FuncDecl{},
@@ -249,7 +251,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Fast path: no retry site here and none reachable through imports,
 	// and no call out of the process.
-	if len(sites.List) == 0 && !hasAmpFacts(pass) && (c.linker == nil || !c.linker.Any()) {
+	if len(sites.List) == 0 && !hasAmpFacts(pass, sites) && (c.linker == nil || !c.linker.Any()) {
 		return res, nil
 	}
 	for _, s := range c.sites {
@@ -301,9 +303,12 @@ func hasFuncParam(fn *types.Func) bool {
 }
 
 // hasAmpFacts reports whether some imported function has an AmpFact or
-// an EndsFact.
-func hasAmpFacts(pass *analysis.Pass) bool {
+// an EndsFact that the package reads.
+func hasAmpFacts(pass *analysis.Pass, sites *retrysite.Sites) bool {
 	for _, f := range pass.AllObjectFacts() {
+		if !sites.ReadsFacts(f.Object.Pkg()) {
+			continue
+		}
 		switch f.Fact.(type) {
 		case *AmpFact, *EndsFact:
 			return true
@@ -575,6 +580,9 @@ func (c *computer) funcRef(fn *types.Func) value {
 		return c.funcValue(fn)
 	}
 	v := value{m: One()}
+	if !c.facts.ReadsFacts(fn.Pkg()) {
+		return v
+	}
 	var f AmpFact
 	if c.pass.ImportObjectFact(fn, &f) {
 		v = value{m: f.Mult, chain: f.Chain}

@@ -197,6 +197,7 @@ type checker struct {
 	pass    *analysis.Pass
 	insp    *inspector.Inspector
 	sites   []*retrysite.Site
+	facts   *retrysite.Sites                     // whose facts the package reads
 	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
 	cross   map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
 	decls   map[*types.Func]*ast.FuncDecl        // the package's functions, built on first use
@@ -223,7 +224,8 @@ func run(pass *analysis.Pass, headers *headers) (any, error) {
 		done:    make(map[token.Pos]bool),
 		claims:  fixutil.Claims{},
 	}
-	c.sites = retrysite.Of(pass).List
+	c.facts = retrysite.Of(pass)
+	c.sites = c.facts.List
 	c.findRegions()
 	c.exportFacts()
 	if !c.relevant() {
