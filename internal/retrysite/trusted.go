@@ -618,10 +618,14 @@ func (l *Labels) Add(d Dep) {
 	note(l.byQualified, d.Qualified())
 }
 
-// Name returns the name of d in the report.
+// Name returns the name of d in the report. A local variable is named by
+// its name alone: its key holds its position in the run's file set, which
+// depends on what else the run parsed, and a finding must not.
 func (l *Labels) Name(d Dep) string {
 	switch {
 	case d.Key == "" || len(l.byName[d.Name]) < 2:
+		return d.Name
+	case d.Kind == DepLocal:
 		return d.Name
 	case len(l.byQualified[d.Qualified()]) < 2:
 		return d.Qualified()
