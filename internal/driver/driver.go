@@ -65,17 +65,22 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 	if err != nil {
 		return nil, err
 	}
-	rootIDs, facts, err := factPackages(dir, expanded, tests)
-	if err != nil {
-		return nil, err
-	}
 	cfg := &packages.Config{Mode: LoadMode, Tests: tests, Dir: dir}
 	if len(progress) > 0 {
 		cfg.ParseFile = countParsed(dir, expanded, tests, progress[0])
 	}
-	loaded, err := packages.Load(cfg, append(expanded, facts...)...)
+	loaded, err := packages.Load(cfg, expanded...)
 	if err != nil {
 		return nil, err
+	}
+	rootIDs, facts := factPackages(loaded)
+	if len(facts) > 0 {
+		// Load again with the packages of facts among the patterns, so
+		// that they are parsed and type-checked from source too.
+		cfg.ParseFile = nil
+		if loaded, err = packages.Load(cfg, append(expanded, facts...)...); err != nil {
+			return nil, err
+		}
 	}
 	// The roots are the packages the patterns match; the packages of facts
 	// keep their syntax for the analyzers with facts, which run on them.
@@ -100,18 +105,14 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 	return pkgs, nil
 }
 
-// factPackages returns the IDs of the packages the patterns match, and
-// the import paths of the packages whose facts they read
+// factPackages returns the IDs of roots, the packages the patterns
+// matched, and the import paths of the packages whose facts they read
 // (internal/factscope) that they do not match: the packages of a root's
 // module that the roots import, directly or not, and, for a root of a
-// main module, those of every main module. It asks the go command for
-// the import graph only, which is cheap beside type-checking.
-func factPackages(dir string, patterns []string, tests bool) (map[string]bool, []string, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule, Tests: tests, Dir: dir}
-	roots, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, nil, err
-	}
+// main module, those of every main module. When the patterns name every
+// package of their modules (./... at a module's root) there are none, and
+// the packages are loaded once.
+func factPackages(roots []*packages.Package) (map[string]bool, []string) {
 	ids := make(map[string]bool, len(roots))
 	var mods []factscope.Module
 	for _, p := range roots {
@@ -132,14 +133,17 @@ func factPackages(dir string, patterns []string, tests bool) (map[string]bool, [
 		}
 	})
 	slices.Sort(out)
-	return ids, out, nil
+	return ids, out
 }
 
-// moduleOf returns the module of a loaded package; ok is false for the
-// standard library.
+// moduleOf returns the module of a loaded package; ok is false for a
+// package outside any module: the standard library, Go files named on the
+// command line, GOPATH. (Under GOPATH, go vet computes the facts of the
+// other packages of GOPATH and the lint mode only those of the named
+// packages: the one case where the two can differ.)
 func moduleOf(p *packages.Package) (factscope.Module, bool) {
 	if p.Module == nil || p.Module.Path == "" {
-		return factscope.Outside(p.PkgPath)
+		return factscope.Module{}, false
 	}
 	return factscope.Module{Path: p.Module.Path, Version: p.Module.Version}, true
 }
