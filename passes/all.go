@@ -73,7 +73,7 @@ func New(s Settings) ([]*analysis.Analyzer, error) {
 	all := []*analysis.Analyzer{
 		fixedattempts.New(site, &fixedattempts.Config{BudgetModule: s.BudgetModule}),
 		sharedbudget.New(site),
-		freshtimeout.New(),
+		freshtimeout.New(site),
 		nonidempotent.New(site, &nonidempotent.Config{Headers: s.Headers}),
 		nestedretry.New(amplify.New(site)),
 		nojitter.New(site),

@@ -67,3 +67,102 @@ func diagnostics(out string) []string {
 	slices.Sort(ds)
 	return slices.Compact(ds)
 }
+
+// TestAnyPackageSet analyzes each package of a module whose packages
+// learn from each other through facts (testdata/parity: a retry helper, a
+// budget check, a polarity, a sleep helper, a request sender that retries,
+// an idempotency-key setter, nested retries over three packages, and a
+// helper in another module the module requires) in every way a user can:
+// in lint mode alone, with the packages that import it, with the other
+// module's package, and with the whole module; and under go vet -vettool
+// alone and with the whole module. Each package's diagnostics, with their
+// related information, must be the same in every run.
+func TestAnyPackageSet(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "parity"))); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off"}
+	// importers lists, for each package, the packages of the module that
+	// import it, directly or not.
+	importers := map[string][]string{
+		"retryx": {"app", "edge"}, "guard": {"app", "edge"}, "pause": {"app", "edge"},
+		"send": {"app", "edge"}, "app": {"edge"}, "edge": nil,
+	}
+	lint := func(patterns ...string) string {
+		_, stderr, code := runEnv(t, dir, env, append([]string{"-test=false"}, patterns...)...)
+		if code != 0 && code != 3 {
+			t.Fatalf("retrylint %s: exit %d\n%s", strings.Join(patterns, " "), code, stderr)
+		}
+		return stderr
+	}
+	vet := func(patterns ...string) string {
+		cmd := exec.Command("go", append([]string{"vet", "-vettool=" + retrylint}, patterns...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	whole := lint("./...")
+	wholeVet := vet("./...")
+	checked := 0
+	for pkg, imps := range importers {
+		want := findingsOf(whole, pkg)
+		if pkg != "guard" && pkg != "pause" && len(want) == 0 {
+			t.Errorf("%s: no finding in the whole module's run; the test shows nothing:\n%s", pkg, whole)
+		}
+		runs := map[string]string{
+			"go vet ./...":       wholeVet,
+			"go vet ./" + pkg:    vet("./" + pkg),
+			"retrylint ./" + pkg: lint("./" + pkg),
+		}
+		if len(imps) > 0 {
+			patterns := []string{"./" + pkg}
+			for _, imp := range imps {
+				patterns = append(patterns, "./"+imp)
+			}
+			runs["retrylint "+strings.Join(patterns, " ")] = lint(patterns...)
+		}
+		if pkg == "app" {
+			runs["retrylint ./app example.com/lib"] = lint("./app", "example.com/lib")
+		}
+		for name, out := range runs {
+			if got := findingsOf(out, pkg); !slices.Equal(got, want) {
+				t.Errorf("%s: the findings in %s differ from those of retrylint ./...\n%s:\n%s\nretrylint ./...:\n%s",
+					name, pkg, name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			checked++
+		}
+	}
+	t.Logf("%d runs agree on %d packages", checked, len(importers))
+}
+
+// findingsOf returns the findings of an output (lint mode or go vet)
+// reported in the files of the package directory pkg: each diagnostic
+// line with its related lines, sorted.
+func findingsOf(out, pkg string) []string {
+	diag := regexp.MustCompile(`^(?:\./)?([^\s:]+\.go):\d+:\d+: (.*)$`)
+	var blocks []string
+	keep := false
+	for _, l := range strings.Split(out, "\n") {
+		m := diag.FindStringSubmatch(l)
+		switch {
+		case m == nil:
+			keep = false
+		case strings.HasPrefix(m[2], "\t"): // related information of the diagnostic above
+			if keep {
+				blocks[len(blocks)-1] += "\n" + strings.TrimPrefix(l, "./")
+			}
+		default:
+			keep = strings.HasPrefix(m[1], pkg+"/")
+			if keep {
+				blocks = append(blocks, strings.TrimPrefix(l, "./"))
+			}
+		}
+	}
+	slices.Sort(blocks)
+	return slices.Compact(blocks)
+}

@@ -199,6 +199,7 @@ type computer struct {
 	pass   *analysis.Pass
 	insp   *inspector.Inspector
 	find   *astx.Finder
+	facts  *retrysite.Sites // whose facts the package reads
 	sites  []*retrysite.Site
 	model  *retrysite.Deps
 	decls  map[*types.Func]*ast.FuncDecl
@@ -224,6 +225,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:   pass,
 		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		find:   astx.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
+		facts:  sites,
 		sites:  sites.List,
 		model:  sites.Deps(),
 		decls:  map[*types.Func]*ast.FuncDecl{},
@@ -256,7 +258,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Fast path: no retry site here and none reachable through imports,
 	// and no call out of the process.
-	if len(sites.List) == 0 && !hasAmpFacts(pass) && (c.linker == nil || !c.linker.Any()) {
+	if len(sites.List) == 0 && !hasAmpFacts(pass, sites) && (c.linker == nil || !c.linker.Any()) {
 		return res, nil
 	}
 	for _, s := range c.sites {
@@ -330,9 +332,12 @@ func hasFuncParam(fn *types.Func) bool {
 }
 
 // hasAmpFacts reports whether some imported function has an AmpFact or
-// an EndsFact.
-func hasAmpFacts(pass *analysis.Pass) bool {
+// an EndsFact that the package reads.
+func hasAmpFacts(pass *analysis.Pass, sites *retrysite.Sites) bool {
 	for _, f := range pass.AllObjectFacts() {
+		if !sites.ReadsFacts(f.Object.Pkg()) {
+			continue
+		}
 		switch f.Fact.(type) {
 		case *AmpFact, *EndsFact:
 			return true
@@ -600,6 +605,9 @@ func (c *computer) funcRef(fn *types.Func) value {
 		return c.funcValue(fn)
 	}
 	v := value{m: One()}
+	if !c.facts.ReadsFacts(fn.Pkg()) {
+		return v
+	}
 	var f AmpFact
 	if c.pass.ImportObjectFact(fn, &f) {
 		v = value{m: f.Mult, chain: f.Chain}

@@ -309,11 +309,12 @@ func (c *computer) callbackParams(call *ast.CallExpr) (later, goroutine []int) {
 	if fn.Pkg() == c.pass.Pkg {
 		return c.laterParams(fn), nil
 	}
+	reads := c.facts.ReadsFacts(fn.Pkg())
 	var f LaterFact
-	if c.pass.ImportObjectFact(fn, &f) {
+	if reads && c.pass.ImportObjectFact(fn, &f) {
 		return f.Params, nil
 	}
-	if typesx.IsStd(fn.Pkg().Path()) || c.pass.ImportPackageFact(fn.Pkg(), new(analyzedFact)) {
+	if typesx.IsStd(fn.Pkg().Path()) || reads && c.pass.ImportPackageFact(fn.Pkg(), new(analyzedFact)) {
 		return nil, nil
 	}
 	if registration(fn.Name()) {

@@ -2,15 +2,19 @@
 // retrylint command's lint and audit modes.
 //
 // It differs from x/tools' multichecker in one respect that matters for
-// speed: the packages named on the command line are parsed and
-// type-checked from source, and their dependencies are read from export
-// data, even though the shared retry-site analysis uses facts. Facts
-// therefore flow between the analyzed packages (a retry helper in one
-// analyzed package is known in another) but are not computed for the
-// standard library or third-party modules, whose retry APIs are known
-// through the library tables instead. multichecker, by contrast, parses and
-// type-checks every dependency from source as soon as any analyzer declares
-// a fact type, which costs about four times the time and memory.
+// speed: the packages named on the command line, and the packages of
+// their modules that they import, are parsed and type-checked from
+// source, and the other dependencies are read from export data, even
+// though the shared retry-site analysis uses facts. A package reads only
+// the facts of its own module (and a main module's package those of every
+// main module; internal/factscope), so those are the facts a package
+// needs, and they are computed whatever subset of a module is named: a
+// retry helper in one package of a module is known in another whether or
+// not both are analyzed, as under go vet. The standard library and other
+// modules are known through the library tables instead. multichecker, by
+// contrast, parses and type-checks every dependency from source as soon
+// as any analyzer declares a fact type, which costs about four times the
+// time and memory.
 package driver
 
 import (
@@ -19,16 +23,20 @@ import (
 	"go/types"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/internal/factscope"
 )
 
 // LoadMode is what the driver asks of go/packages: syntax and types for
-// the named packages, export data for their dependencies.
+// the named packages (and the packages of their modules they import),
+// export data for the other dependencies.
 const LoadMode = packages.LoadSyntax | packages.NeedModule
 
 // Load loads the packages matching patterns (with their tests if tests is
@@ -61,19 +69,87 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 	if len(progress) > 0 {
 		cfg.ParseFile = countParsed(dir, expanded, tests, progress[0])
 	}
-	pkgs, err := packages.Load(cfg, expanded...)
+	loaded, err := packages.Load(cfg, expanded...)
 	if err != nil {
 		return nil, err
+	}
+	rootIDs, facts := factPackages(loaded)
+	if len(facts) > 0 {
+		// Load again with the packages of facts among the patterns, so
+		// that they are parsed and type-checked from source too.
+		cfg.ParseFile = nil
+		if loaded, err = packages.Load(cfg, append(expanded, facts...)...); err != nil {
+			return nil, err
+		}
+	}
+	// The roots are the packages the patterns match; the packages of facts
+	// keep their syntax for the analyzers with facts, which run on them.
+	var pkgs, keep []*packages.Package
+	isFacts := make(map[string]bool, len(facts))
+	for _, path := range facts {
+		isFacts[path] = true
+	}
+	for _, p := range loaded {
+		switch {
+		case rootIDs[p.ID]:
+			pkgs = append(pkgs, p)
+			keep = append(keep, p)
+		case isFacts[p.ID]:
+			keep = append(keep, p)
+		}
 	}
 	if err := unmatched(dir, patterns, expanded, pkgs); err != nil {
 		return nil, err
 	}
-	dropDependencySyntax(pkgs)
+	dropDependencySyntax(keep)
 	return pkgs, nil
 }
 
+// factPackages returns the IDs of roots, the packages the patterns
+// matched, and the import paths of the packages whose facts they read
+// (internal/factscope) that they do not match: the packages of a root's
+// module that the roots import, directly or not, and, for a root of a
+// main module, those of every main module. When the patterns name every
+// package of their modules (./... at a module's root) there are none, and
+// the packages are loaded once.
+func factPackages(roots []*packages.Package) (map[string]bool, []string) {
+	ids := make(map[string]bool, len(roots))
+	var mods []factscope.Module
+	for _, p := range roots {
+		ids[p.ID] = true
+		if m, ok := moduleOf(p); ok && !slices.Contains(mods, m) {
+			mods = append(mods, m)
+		}
+	}
+	var out []string
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		// A dependency's own ID is its import path; a test's variant of a
+		// dependency ("x [y.test]") is not a package of its own.
+		if ids[p.ID] || p.ID != p.PkgPath {
+			return
+		}
+		if m, ok := moduleOf(p); ok && slices.ContainsFunc(mods, func(r factscope.Module) bool { return factscope.Same(r, m) }) {
+			out = append(out, p.PkgPath)
+		}
+	})
+	slices.Sort(out)
+	return ids, out
+}
+
+// moduleOf returns the module of a loaded package; ok is false for a
+// package outside any module: the standard library, Go files named on the
+// command line, GOPATH. (Under GOPATH, go vet computes the facts of the
+// other packages of GOPATH and the lint mode only those of the named
+// packages: the one case where the two can differ.)
+func moduleOf(p *packages.Package) (factscope.Module, bool) {
+	if p.Module == nil || p.Module.Path == "" {
+		return factscope.Module{}, false
+	}
+	return factscope.Module{Path: p.Module.Path, Version: p.Module.Version}, true
+}
+
 // dropDependencySyntax removes the syntax of every package that is not
-// one of roots. go/packages parses a dependency from source when it finds
+// one of keep (the roots and the packages of their facts). go/packages parses a dependency from source when it finds
 // no export data for it (it happens in the corpus for a module required at
 // a pseudo-version) or when it imports an analyzed package, and
 // type-checks only its declarations, so that the expressions in its
@@ -81,13 +157,13 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 // package and fail on it. Without syntax it is what every other dependency
 // is here: types only, with an empty types.Info (analyzers of x/tools
 // such as ctrlflow read it even when there are no files).
-func dropDependencySyntax(roots []*packages.Package) {
-	root := make(map[*packages.Package]bool, len(roots))
-	for _, p := range roots {
-		root[p] = true
+func dropDependencySyntax(keep []*packages.Package) {
+	kept := make(map[*packages.Package]bool, len(keep))
+	for _, p := range keep {
+		kept[p] = true
 	}
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if !root[p] {
+	packages.Visit(keep, nil, func(p *packages.Package) {
+		if !kept[p] {
 			p.Syntax = nil
 			p.TypesInfo = &types.Info{
 				Types:      map[ast.Expr]types.TypeAndValue{},
@@ -116,10 +192,11 @@ func dropDependencySyntax(roots []*packages.Package) {
 //
 // An analyzer with facts runs on every package its roots import, to pass
 // the facts along. Dependencies here have no syntax and produce no facts,
-// so only the imports that lead to an analyzed package carry any: during
-// the analysis the packages' imports are cut to those, and the analyzers
-// with facts run on the analyzed packages and the packages between them,
-// not on every dependency (the corpus: 315 analyzed packages of 2959).
+// except the packages of the roots' modules that Load parsed, so only the
+// imports that lead to a package with syntax carry any: during the
+// analysis the packages' imports are cut to those, and the analyzers with
+// facts run on the parsed packages and the packages between them, not on
+// every dependency (the corpus: 315 analyzed packages of 2959).
 func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*checker.Graph, error) {
 	runtime.GC()
 	defer cutImports(pkgs)()
@@ -127,8 +204,9 @@ func Analyze(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequentia
 }
 
 // cutImports cuts the imports of the packages reachable from roots to the
-// packages that are roots or import one, directly or not, and returns the
-// function that gives them back their imports.
+// packages that are roots or have syntax (the packages of the roots'
+// facts), or import one, directly or not, and returns the function that
+// gives them back their imports.
 func cutImports(roots []*packages.Package) (restore func()) {
 	isRoot := make(map[*packages.Package]bool, len(roots))
 	for _, p := range roots {
@@ -142,7 +220,7 @@ func cutImports(roots []*packages.Package) (restore func()) {
 			return r
 		}
 		reaches[p] = false // the import graph has no cycles; be safe
-		r = isRoot[p]
+		r = isRoot[p] || len(p.Syntax) > 0
 		for _, imp := range p.Imports {
 			if reach(imp) {
 				r = true

@@ -169,6 +169,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 			if f.a.isEOF(y) {
 				return f.endOfData(x, st)
 			}
+			if f.a.answerSentinel(y) {
+				return f.answerSaysNo(x, st)
+			}
 			if f.a.isInterrupt(y) {
 				st.interrupted = true
 			}
@@ -425,6 +428,9 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 				}
 				if name == "Is" && f.a.isEOF(c.Args[1]) {
 					return f.endOfData(c.Args[0], st)
+				}
+				if name == "Is" && f.a.answerSentinel(c.Args[1]) {
+					return f.answerSaysNo(c.Args[0], st)
 				}
 				return f.nilTest(c.Args[0], st, false)
 			}
@@ -746,19 +752,43 @@ func (a *Definer) isInterrupt(e ast.Expr) bool {
 	return false
 }
 
-// isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF.
+// isEOF reports whether e is io.EOF or io.ErrUnexpectedEOF (the data
+// ended), or io.ErrNoProgress (a read got no data: the answer was empty,
+// and a loop that goes round on it waits for data to appear).
 func (a *Definer) isEOF(e ast.Expr) bool {
 	v, ok := a.objOf(e).(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && (v.Name() == "EOF" || v.Name() == "ErrUnexpectedEOF")
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != "io" {
+		return false
+	}
+	switch v.Name() {
+	case "EOF", "ErrUnexpectedEOF", "ErrNoProgress":
+		return true
+	}
+	return false
 }
 
-// endOfData returns the state in which the attempt's error x is io.EOF:
-// the data ended, which is no failure a retry answers.
+// endOfData returns the state in which the attempt's error x is io.EOF
+// (or says there was no data, io.ErrNoProgress): the data ended, or has
+// not come yet, which is no failure a retry answers.
 func (f *flow) endOfData(x ast.Expr, st state) []state {
 	out := f.nilTest(x, st, false)
 	for i := range out {
 		if out[i].out&oErr != 0 {
 			out[i].out = out[i].out&^oErr | oEnd
+		}
+	}
+	return out
+}
+
+// answerSaysNo returns the state in which the attempt's error x is an
+// answer sentinel of the package (answerSentinel): the dependency
+// answered, and its answer said no, which is no failure an outage
+// produces.
+func (f *flow) answerSaysNo(x ast.Expr, st state) []state {
+	out := f.nilTest(x, st, false)
+	for i := range out {
+		if out[i].out&oErr != 0 {
+			out[i].out = out[i].out&^oErr | oParse
 		}
 	}
 	return out
@@ -797,7 +827,9 @@ func derefType(t types.Type) types.Type {
 
 // lengthTest reads len(toRetry) == 0 on a list made from the attempt's
 // answer whose name says it holds failures (toRetry, failed): non-empty,
-// the attempt failed for some of its work; empty, nothing is left.
+// the attempt failed for some of its work; empty, nothing is left. In a
+// failover (a range over endpoints), len(addrs) == 0 on any list made
+// from the answer: empty, the endpoint had nothing, and the next is asked.
 func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
 	c, ok := ast.Unparen(x).(*ast.CallExpr)
 	if !ok || len(c.Args) != 1 {
@@ -807,7 +839,11 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 		return nil, false
 	}
 	arg, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
-	if !ok || namePolarity(arg.Name, 0) != +1 {
+	if !ok {
+		return nil, false
+	}
+	failed := namePolarity(arg.Name, 0) == +1
+	if !failed && f.l.list == nil {
 		return nil, false
 	}
 	if b := f.valueOf(arg, st); b != bAttempt && b != bConsumer {
@@ -827,6 +863,19 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 		return nil, false
 	}
 	st.seen = true
+	if !failed {
+		// Failover: an empty answer moves on to the next endpoint, as
+		// a failure does; it is no success, but no failure an outage
+		// produces either.
+		if !empty {
+			return []state{st}, true
+		}
+		o := st.out & oFailure
+		if st.out&oSuccess != 0 {
+			o |= oParse
+		}
+		return with(st, o), true
+	}
 	if empty {
 		return []state{st}, true
 	}

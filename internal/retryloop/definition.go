@@ -31,8 +31,9 @@ const (
 	// or decoding it). A loop that leaves on the attempt's own failures
 	// and goes round only on these polls for a state; it does not retry.
 	oParse
-	// oEnd: the error says the data ended (io.EOF): a reading loop
-	// that goes round on it reads on; it does not retry.
+	// oEnd: the error says the data ended (io.EOF) or has not come
+	// yet (io.ErrNoProgress): a reading loop that goes round on it reads
+	// on, a polling loop waits for data; neither retries.
 	oEnd
 	// oLater: the attempt succeeded, and a later call of the iteration
 	// failed (an open after a dial): no success, but not the attempt's

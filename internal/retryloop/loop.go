@@ -453,18 +453,38 @@ func sortByPos(calls []*ast.CallExpr) {
 
 // isCandidate reports whether call can be an attempt: it returns an error
 // (or a response, a channel of errors, a value that carries an error), it
-// does not do local work only, and it is no budget check or wait.
+// does not do local work only, it does not translate an error, and it is
+// no budget check or wait.
 func (a *Definer) isCandidate(call *ast.CallExpr) bool {
 	if !a.resultsError(call) && !a.resultsErrCarrier(call) {
 		return false
 	}
-	if a.host.LocalWork(call) || a.contextSleep(call) {
+	if a.host.LocalWork(call) || a.contextSleep(call) || a.translatesError(call) {
 		return false
 	}
 	if a.host.Guard(call) == Check {
 		return false
 	}
 	return true
+}
+
+// translatesError reports whether a call turns an error into an error:
+// its one result is an error and an argument is one (ContextError(ctx,
+// err), toStatus(err)). It says what a failure was; it makes no attempt.
+func (a *Definer) translatesError(call *ast.CallExpr) bool {
+	t := a.pass.TypesInfo.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	if _, isTuple := t.(*types.Tuple); isTuple || !typesx.IsError(t) {
+		return false
+	}
+	for _, x := range call.Args {
+		if xt := a.pass.TypesInfo.TypeOf(x); xt != nil && typesx.IsError(xt) && !a.isNil(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // resultsErrCarrier reports whether a call returns a channel of errors or

@@ -28,7 +28,9 @@
 //     channel of errors or a value that carries an error, and it is not
 //     local work (a standard package that does no I/O of a dependency, an
 //     error's own method, or a function of the package whose error calls
-//     are all of those).
+//     are all of those), nor a translation of an error (a call whose one
+//     result is an error and that takes one: ContextError(ctx, err) says
+//     what a failure was, it attempts nothing).
 //  2. A failure reaches the attempt again: following every path forward
 //     from the attempt, with what each condition on the way says of its
 //     outcome, some path on which a test looked at the outcome and found
@@ -45,7 +47,13 @@
 //     (retry, err := try()); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
 //     reading the attempt's stream. Conditions the analysis does not
-//     understand keep both outcomes on both sides.
+//     understand keep both outcomes on both sides. An answer sentinel is
+//     no failure an outage produces: an error variable of the package
+//     that the package makes only under conditions that test an answer
+//     (if !resp.Succeeded { return ErrKeyExists }, if v == "" { return
+//     errAbsent }: no error, no status, no call that can fail in them), so
+//     a loop that goes round only on it polls for a state or retries a
+//     conflict (sentinel.go).
 //  3. Success never reaches the attempt again, and can leave the loop (by
 //     return, break, goto or the loop condition; an abort — a panic, a
 //     test's Fatal, os.Exit — is no leaving). A loop whose success goes
@@ -56,23 +64,32 @@
 //     loop-invariant values, a handle looked up again, the attempt's number
 //     handed on, the failed part of the work (toRetry) are the same
 //     operation; a page token, an offset, the counter as an index, a
-//     halved size, a new value from a channel are not; nor is a loop that
-//     refuses to repeat an input that failed.
+//     halved size, a new value from a channel are not, also when a
+//     function of the package takes it (it has a result besides its error,
+//     receives from a channel of values, sends on none, and makes no call
+//     that can fail but local work and its context's: a consumer group's
+//     Next); nor is a loop that refuses to repeat an input that failed.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the
 // attempt's target, or an index of such a list by the counter, or by the
 // elements of a random permutation of its indices (for _, i := range
 // rand.Perm(len(addrs)), the permutation directly or in a local), with the
-// bound "up to len(list) attempts". An attempt inside a loop nested in the
+// bound "up to len(list) attempts". In a failover an empty answer
+// (len(addrs) == 0 on a list made from the attempt's answer) that moves on
+// to the next endpoint is no success: the endpoint had nothing. An
+// attempt inside a loop nested in the
 // retry loop is retried by the outer loop when it reaches the attempt again
 // through the outer loop's head; an inner failover of the same attempt is
 // folded into the outer site.
 //
-// The failures a path finds later in the iteration are told apart: a
-// failure of decoding the attempt's answer, io.EOF (the data ended) and a
-// failure of a later call (an open after a dial) are failures, so success
-// did not arrive, but not failures an outage produces by themselves.
+// The failures a path finds later in the iteration, or that the attempt
+// returns about its answer, are told apart: a failure of decoding the
+// attempt's answer, an answer sentinel (above), io.EOF (the data ended),
+// io.ErrNoProgress (a read got no data: an empty successful answer, which
+// a loop waiting for data to appear goes round on) and a failure of a
+// later call (an open after a dial) are failures, so success did not
+// arrive, but not failures an outage produces by themselves.
 //
 // A loop's bound is read from the exits a failing path passes on its way
 // to the next attempt: a counter compared with a limit, also with an
@@ -154,7 +171,8 @@
 //     retry or fail holds what is retried.
 //   - A response's status: a field or method named StatusCode, Status or
 //     Code of integer type (isStatusName), for clients' own response
-//     types.
+//     types; a condition that names one makes no answer sentinel
+//     (answerCond, sentinel.go).
 //   - A sleep function of another package: a function of a context and a
 //     duration whose name says sleep, wait, pause, delay or backoff
 //     (durkind's isSleepName); functions of the package are read by body
@@ -255,6 +273,7 @@ type Definer struct {
 	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
 
 	polarities map[*types.Func]int // Polarity, memoized
+	sentinels  map[*types.Var]bool // the package's answer sentinels, built on first use
 }
 
 // New returns the definer of the pass's package. env says what the

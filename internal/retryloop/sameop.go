@@ -22,6 +22,9 @@ func (a *Definer) sameOperation(l *loop, f *flow) bool {
 			return false
 		}
 	}
+	if a.receivesNext(f.call) {
+		return false
+	}
 	ok := true
 	for _, in := range a.attemptInputs(f.call) {
 		if !a.inputSame(l, f, in) {
@@ -30,6 +33,64 @@ func (a *Definer) sameOperation(l *loop, f *flow) bool {
 		}
 	}
 	return ok && !a.dedupes(l, f)
+}
+
+// receivesNext reports whether the attempt is a function of the package
+// that only takes the next value other goroutines produce: it has a
+// result besides its error, and its body, outside function literals,
+// receives from a channel of values (not of errors, not of struct{}),
+// sends on none, and makes no call that can fail but local work and its
+// context's (ctx.Err()). Each call takes a new value, as a receive in the
+// loop itself would: the loop consumes, it does not retry an operation.
+// (A function that receives only an error, take() error { return
+// <-q.errs }, reports the outcome of work done elsewhere: an attempt.)
+func (a *Definer) receivesNext(call *ast.CallExpr) bool {
+	fn := a.callee(call)
+	if fn == nil {
+		return false
+	}
+	fd := a.host.Decl(fn)
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	value := false
+	res := fn.Signature().Results()
+	for i := range res.Len() {
+		if !typesx.IsError(res.At(i).Type()) {
+			value = true
+		}
+	}
+	if !value {
+		return false
+	}
+	recv, other := false, false
+	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if n.Op != token.ARROW {
+				break
+			}
+			if ch, ok := typeOf(a, n.X).Underlying().(*types.Chan); ok {
+				if st, isStruct := ch.Elem().Underlying().(*types.Struct); !typesx.IsError(ch.Elem()) && !(isStruct && st.NumFields() == 0) {
+					recv = true
+				}
+			}
+		case *ast.SendStmt:
+			other = true
+		case *ast.CallExpr:
+			if !a.resultsError(n) {
+				break
+			}
+			if callee := a.callee(n); callee != nil && typesx.PkgPath(callee) == "context" {
+				break
+			}
+			if !a.host.LocalWork(n) {
+				other = true
+			}
+		}
+		return !other
+	})
+	return recv && !other
 }
 
 // attemptInputs returns the expressions an attempt depends on: its

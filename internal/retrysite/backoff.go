@@ -14,7 +14,7 @@ func (a *analyzer) durEnv() *durkind.Env {
 	if a.dur == nil {
 		a.dur = durkind.New(a.pass.TypesInfo, a.pass.Pkg, a.pass.Files, func(fn *types.Func) (durkind.Kind, bool) {
 			var f DelayFact
-			if !a.pass.ImportObjectFact(fn, &f) {
+			if !a.scope.Import(fn, &f) {
 				return durkind.Unknown, false
 			}
 			if f.Random {

@@ -69,3 +69,21 @@ func TestDeps(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, showDeps, "deps")
 }
+
+// TestLabelsLocal names two locals of one name by their name: their keys
+// hold positions in the run's file set, which a message must not show.
+func TestLabelsLocal(t *testing.T) {
+	a := retrysite.Dep{Kind: retrysite.DepLocal, Key: "var:c@100", Name: "c"}
+	b := retrysite.Dep{Kind: retrysite.DepLocal, Key: "var:c@200", Name: "c"}
+	f := retrysite.Dep{Kind: retrysite.DepField, Key: "field:example.com/orders.Service.c", Name: "c"}
+	var l retrysite.Labels
+	for _, d := range []retrysite.Dep{a, b, f} {
+		l.Add(d)
+	}
+	if got := l.Name(a); got != "c" {
+		t.Errorf("a local: %q, want c", got)
+	}
+	if got := l.Name(f); got != "orders.Service.c" {
+		t.Errorf("a field beside locals of its name: %q, want orders.Service.c", got)
+	}
+}

@@ -129,7 +129,7 @@ func (h loopHost) SleepHelper(fn *types.Func) (aware, ok bool) { return h.a.slee
 
 func (h loopHost) Polarity(fn *types.Func) (int, bool) {
 	var f PolarityFact
-	if !h.a.pass.ImportObjectFact(fn, &f) {
+	if !h.a.scope.Import(fn, &f) {
 		return 0, false
 	}
 	return f.Holds, true

@@ -11,6 +11,14 @@
 //     retries a call of one of its function parameters, known through a
 //     HelperFact, also across packages.
 //
+// Facts (helpers, budget checks, polarities, sleep helpers, waits) count
+// between the packages of one module, and between the main modules of a
+// run (a go.work's), never from the standard library or another module a
+// package requires (internal/factscope): only so does a package get the
+// same findings whatever else is analyzed, in every driver. Each package
+// carries its module as a ModuleFact; Sites.ReadsFacts answers for the
+// passes that keep facts of their own.
+//
 // For each site it records the attempt bound, the backoff, the budget guard
 // if any, the code run once per attempt (Site.PerAttempt), and the
 // dependency each attempt targets (Dep: a host, a package, a variable, a
@@ -84,7 +92,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:        "https://pkg.go.dev/github.com/retrylint/retrylint/internal/retrysite",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Sites](),
-		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact), new(SleepFact), new(PolarityFact)},
+		FactTypes:  []analysis.Fact{new(HelperFact), new(GuardFact), new(DelayFact), new(SleepFact), new(PolarityFact), new(ModuleFact)},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -366,7 +374,7 @@ func (f *DelayFact) String() string {
 // DelayFact: durkind.Random or durkind.Fixed; ok is false without one.
 func (s *Sites) DelayOf(fn *types.Func) (k durkind.Kind, ok bool) {
 	var f DelayFact
-	if s.pass == nil || !s.pass.ImportObjectFact(fn, &f) {
+	if s.pass == nil || !s.ReadsFacts(fn.Pkg()) || !s.pass.ImportObjectFact(fn, &f) {
 		return durkind.Unknown, false
 	}
 	if f.Random {
@@ -383,17 +391,18 @@ func (*GuardFact) AFact()         {}
 func (*GuardFact) String() string { return "budgetCheck" }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	sc := newScope(pass)
 	if len(pass.Files) == 0 {
-		a := &analyzer{pass: pass, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
-		a.vars = varindex.New(pass.TypesInfo, pass.Files, a.insp)
+		a := &analyzer{pass: pass, scope: sc, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs)}
+		a.vars = varindex.New(pass.TypesInfo, pass.Files, nil)
 		return &Sites{methods: a.methods, funcs: a.funcs, pass: pass, a: a}, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	a := &analyzer{pass: pass, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs),
+	a := &analyzer{pass: pass, scope: sc, insp: insp, methods: toSet(cfg.BudgetMethods), funcs: toSet(cfg.BudgetFuncs),
 		guardFuncs: make(map[*types.Func]bool), helperFuncs: make(map[*types.Func]*HelperFact)}
 	for _, f := range pass.AllObjectFacts() {
 		fn, ok := f.Object.(*types.Func)
-		if !ok {
+		if !ok || !sc.Reads(fn.Pkg()) {
 			continue
 		}
 		switch fact := f.Fact.(type) {

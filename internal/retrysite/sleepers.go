@@ -94,7 +94,7 @@ func (h *sleepers) kind(fn *types.Func) helperKind {
 	if fd == nil {
 		var fact SleepFact
 		switch {
-		case fn.Pkg() != h.pass.Pkg && h.pass.ImportObjectFact(fn, &fact):
+		case fn.Pkg() != h.pass.Pkg && h.a.scope.Import(fn, &fact):
 			if fact.Aware {
 				return aware
 			}

@@ -618,22 +618,19 @@ func (l *Labels) Add(d Dep) {
 	note(l.byQualified, d.Qualified())
 }
 
-// Name returns the name of d in the report.
+// Name returns the name of d in the report. A local variable is named by
+// its name alone: its key holds its position in the run's file set, which
+// depends on what else the run parsed, and a finding must not.
 func (l *Labels) Name(d Dep) string {
 	switch {
 	case d.Key == "" || len(l.byName[d.Name]) < 2:
 		return d.Name
+	case d.Kind == DepLocal:
+		return d.Name
 	case len(l.byQualified[d.Qualified()]) < 2:
 		return d.Qualified()
 	}
-	k := d.Key[strings.IndexByte(d.Key, ':')+1:]
-	if d.Kind == DepLocal {
-		// A local by where it is declared: "ca@client.go:120:3".
-		if i := strings.LastIndexByte(k, '@'); i > strings.IndexByte(k, '@') {
-			k = k[:i]
-		}
-	}
-	return k
+	return d.Key[strings.IndexByte(d.Key, ':')+1:]
 }
 
 // Qualifier returns what tells apart two dependencies of one Name for a

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/internal/durkind"
+	"github.com/retrylint/retrylint/internal/factscope"
 	"github.com/retrylint/retrylint/internal/noreturn"
 	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -20,6 +21,7 @@ import (
 // analyzer holds the state of one run over a package.
 type analyzer struct {
 	pass    *analysis.Pass
+	scope   *factscope.Scope // whose facts the package reads
 	insp    *inspector.Inspector
 	methods map[string]bool // budget method names
 	funcs   map[string]bool // extra budget checks

@@ -389,19 +389,13 @@ func funcName(fn ast.Node) string {
 	return fd.Name.Name
 }
 
-// depNames lists the dependencies a site's attempts target. A local
-// variable is named as it is where the call is: the line is in its scope.
+// depNames lists the dependencies a site's attempts target.
 func depNames(s *retrysite.Site, labels *retrysite.Labels) string {
 	var names []string
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
-		if at.Dep.Name == "" || seen[at.Dep.Key] {
-			continue
-		}
-		seen[at.Dep.Key] = true
-		if at.Dep.Kind == retrysite.DepLocal {
-			names = append(names, at.Dep.Name)
-		} else {
+		if at.Dep.Name != "" && !seen[at.Dep.Key] {
+			seen[at.Dep.Key] = true
 			names = append(names, labels.Name(at.Dep))
 		}
 	}

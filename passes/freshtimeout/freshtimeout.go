@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/noreturn"
+	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -23,15 +24,17 @@ var doc string
 
 // Analyzer reports context timeouts and deadlines whose parent is a fresh
 // root although the enclosing function inherited a context.
-var Analyzer = New()
+var Analyzer = New(retrysite.Analyzer)
 
-// New returns a fresh freshtimeout analyzer; the pass has no settings.
-func New() *analysis.Analyzer {
+// New returns a fresh freshtimeout analyzer that reads, from the retry-site
+// analyzer site, whose handoff facts a package reads
+// (internal/factscope); the pass has no settings.
+func New(site *analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:      "freshtimeout",
 		Doc:       docsection.Must(doc, "freshtimeout"),
 		URL:       "https://pkg.go.dev/github.com/retrylint/retrylint/passes/freshtimeout",
-		Requires:  []*analysis.Analyzer{inspect.Analyzer, suppress.Analyzer},
+		Requires:  []*analysis.Analyzer{inspect.Analyzer, site, suppress.Analyzer},
 		FactTypes: []analysis.Fact{new(handoffFact)},
 		Run:       run,
 	}
@@ -86,12 +89,14 @@ var cancelFuncs = map[string]bool{
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	facts := retrysite.Of(pass)
 	ctxPkg := importedContext(pass.Pkg)
 	if ctxPkg == nil {
 		return nil, nil // no context is declared, passed or called here
 	}
 	c := &checker{
 		pass:       pass,
+		facts:      facts,
 		ctxPkg:     ctxPkg,
 		insp:       pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		flows:      map[ast.Node]*flow{},
@@ -128,6 +133,7 @@ func importedContext(pkg *types.Package) *types.Package {
 
 type checker struct {
 	pass     *analysis.Pass
+	facts    *retrysite.Sites // whose facts the package reads
 	ctxPkg   *types.Package
 	ctxIface *types.Interface
 	ctxType  types.Type

@@ -15,12 +15,13 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/retrylint/retrylint/internal/astx"
-	"github.com/retrylint/retrylint/internal/inherit"
-	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/inherit"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // handoffFact records, for a function that takes a context or a function
@@ -99,7 +100,7 @@ func (c *checker) handoffOf(fn *types.Func) *handoffFact {
 		return c.localHandoff(fn)
 	}
 	f := new(handoffFact)
-	if c.pass.ImportObjectFact(fn, f) {
+	if c.facts.ReadsFacts(fn.Pkg()) && c.pass.ImportObjectFact(fn, f) {
 		return f
 	}
 	return nil

@@ -136,7 +136,7 @@ func (c *checker) keyFact(fn *types.Func) *KeyFact {
 		return c.local[fn]
 	}
 	f := new(KeyFact)
-	if c.pass.ImportObjectFact(fn, f) {
+	if c.facts.ReadsFacts(fn.Pkg()) && c.pass.ImportObjectFact(fn, f) {
 		return f
 	}
 	return nil

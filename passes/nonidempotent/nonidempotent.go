@@ -198,6 +198,7 @@ type checker struct {
 	insp    *inspector.Inspector
 	find    *astx.Finder
 	sites   []*retrysite.Site
+	facts   *retrysite.Sites                     // whose facts the package reads
 	regions map[*ast.BlockStmt][]*retrysite.Site // bodies run once per attempt
 	cross   map[*ast.BlockStmt][]crossRegion     // bodies of functions an attempt calls
 	decls   map[*types.Func]*ast.FuncDecl        // the package's functions, built on first use
@@ -228,7 +229,8 @@ func run(pass *analysis.Pass, headers *headers) (any, error) {
 		claims:  fixutil.Claims{},
 	}
 	c.find = astx.NewFinder(c.insp)
-	c.sites = retrysite.Of(pass).List
+	c.facts = retrysite.Of(pass)
+	c.sites = c.facts.List
 	c.findRegions()
 	c.exportFacts()
 	if !c.relevant() {
