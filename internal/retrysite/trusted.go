@@ -619,8 +619,7 @@ func (l *Labels) Add(d Dep) {
 }
 
 // Name returns the name of d in the report. A local variable is named by
-// its name alone: its key holds its position in the run's file set, which
-// depends on what else the run parsed, and a finding must not.
+// its name alone: a line that names it is in its scope.
 func (l *Labels) Name(d Dep) string {
 	switch {
 	case d.Key == "" || len(l.byName[d.Name]) < 2:
