@@ -74,6 +74,7 @@ func registerLintFlags(fs *flag.FlagSet, passes, shared []*analysis.Analyzer) *l
 	fs.BoolVar(&lf.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes -fix would write as a unified diff (for git apply or patch -p1), and write no file")
 	fs.BoolVar(&lf.tests, "test", true, "analyze test files too")
+	fs.BoolVar(&driver.ModuleFacts, "module-facts", false, "also load the packages of the named packages' modules that they import, for their facts, so that findings match go vet's whatever packages are named")
 	fs.IntVar(&lf.context, "c", -1, "display offending line with this many lines of context")
 	fs.StringVar(&lf.debug, "debug", "", "debug flags: t (timing), p (sequential), f (each round of -fix)")
 	fs.StringVar(&lf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")

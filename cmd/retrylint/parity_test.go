@@ -76,7 +76,9 @@ func diagnostics(out string) []string {
 // in lint mode alone, with the packages that import it, with the other
 // module's package, and with the whole module; and under go vet -vettool
 // alone and with the whole module. Each package's diagnostics, with their
-// related information, must be the same in every run.
+// related information, must be the same in every run. Lint mode runs with
+// -module-facts, which loads the packages of the module that the named
+// ones import; TestModuleFactsOff shows what a run without it misses.
 func TestAnyPackageSet(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "parity"))); err != nil {
@@ -90,7 +92,7 @@ func TestAnyPackageSet(t *testing.T) {
 		"send": {"app", "edge"}, "app": {"edge"}, "edge": nil,
 	}
 	lint := func(patterns ...string) string {
-		_, stderr, code := runEnv(t, dir, env, append([]string{"-test=false"}, patterns...)...)
+		_, stderr, code := runEnv(t, dir, env, append([]string{"-test=false", "-module-facts"}, patterns...)...)
 		if code != 0 && code != 3 {
 			t.Fatalf("retrylint %s: exit %d\n%s", strings.Join(patterns, " "), code, stderr)
 		}
@@ -165,4 +167,34 @@ func findingsOf(out, pkg string) []string {
 	}
 	slices.Sort(blocks)
 	return slices.Compact(blocks)
+}
+
+// TestModuleFactsOff: without -module-facts, lint mode computes the facts
+// of the named packages only. Over the whole module the findings are those
+// of -module-facts; a package named without the packages of its module it
+// imports misses their facts, and its findings differ.
+func TestModuleFactsOff(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "parity"))); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off"}
+	lint := func(args ...string) string {
+		_, stderr, code := runEnv(t, dir, env, append([]string{"-test=false"}, args...)...)
+		if code != 0 && code != 3 {
+			t.Fatalf("retrylint %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+		}
+		return stderr
+	}
+	whole, wholeOn := lint("./..."), lint("-module-facts", "./...")
+	if !slices.Equal(findingsOf(whole, "app"), findingsOf(wholeOn, "app")) {
+		t.Errorf("./... without -module-facts differs from ./... with it:\n%s\nvs\n%s", whole, wholeOn)
+	}
+	alone, aloneOn := findingsOf(lint("./app"), "app"), findingsOf(lint("-module-facts", "./app"), "app")
+	if !slices.Equal(aloneOn, findingsOf(whole, "app")) {
+		t.Errorf("./app with -module-facts differs from ./...:\n%s\nvs\n%s", strings.Join(aloneOn, "\n"), strings.Join(findingsOf(whole, "app"), "\n"))
+	}
+	if slices.Equal(alone, aloneOn) {
+		t.Errorf("./app without -module-facts finds what it finds with it: the flag makes no difference here, and the test shows nothing:\n%s", strings.Join(alone, "\n"))
+	}
 }
