@@ -2,19 +2,19 @@
 // retrylint command's lint and audit modes.
 //
 // It differs from x/tools' multichecker in one respect that matters for
-// speed: the packages named on the command line, and the packages of
-// their modules that they import, are parsed and type-checked from
-// source, and the other dependencies are read from export data, even
-// though the shared retry-site analysis uses facts. A package reads only
-// the facts of its own module (and a main module's package those of every
-// main module; internal/factscope), so those are the facts a package
-// needs, and they are computed whatever subset of a module is named: a
-// retry helper in one package of a module is known in another whether or
-// not both are analyzed, as under go vet. The standard library and other
-// modules are known through the library tables instead. multichecker, by
-// contrast, parses and type-checks every dependency from source as soon
-// as any analyzer declares a fact type, which costs about four times the
-// time and memory.
+// speed: the packages named on the command line (with ModuleFacts, also
+// the packages of their modules that they import) are parsed and
+// type-checked from source, and the other dependencies are read from
+// export data, even though the shared retry-site analysis uses facts. A
+// package reads only the facts of its own module (and a main module's
+// package those of every main module; internal/factscope), so over whole
+// modules, or with ModuleFacts whatever subset of a module is named, a
+// package gets the facts go vet gives it: a retry helper in one package of
+// a module is known in another. The standard library and other modules are
+// known through the library tables instead. multichecker, by contrast,
+// parses and type-checks every dependency from source as soon as any
+// analyzer declares a fact type, which costs about four times the time
+// and memory.
 package driver
 
 import (
@@ -47,8 +47,8 @@ import (
 var ModuleFacts bool
 
 // LoadMode is what the driver asks of go/packages: syntax and types for
-// the named packages (and the packages of their modules they import),
-// export data for the other dependencies.
+// the named packages (with ModuleFacts, also the packages of their modules
+// they import), export data for the other dependencies.
 const LoadMode = packages.LoadSyntax | packages.NeedModule
 
 // Load loads the packages matching patterns (with their tests if tests is

@@ -16,9 +16,11 @@
 //   - a package outside any module (GOPATH) that is not of the standard
 //     library counts as a package of a main module.
 //
-// The lint mode parses, beside the packages it is asked about, every
-// package of their modules that they import (internal/driver), so that
-// those facts exist whatever subset of a module it is run on.
+// With -module-facts, the lint mode parses, beside the packages it is
+// asked about, every package of their modules that they import
+// (internal/driver.ModuleFacts), so that those facts exist whatever subset
+// of a module it is run on; without it, they exist for the packages it
+// parses, which over whole modules (./...) are all of them.
 //
 // A package learns another's module from a package fact that each
 // analyzer with facts exports for every package of a module it runs on
