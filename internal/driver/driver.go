@@ -85,10 +85,7 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 	if err != nil {
 		return nil, err
 	}
-	rootIDs, facts := factPackages(loaded)
-	if !ModuleFacts {
-		facts = nil
-	}
+	rootIDs, facts := factPackages(loaded, ModuleFacts)
 	if len(facts) > 0 {
 		// Load again with the packages of facts among the patterns, so
 		// that they are parsed and type-checked from source too.
@@ -126,8 +123,9 @@ func Load(dir string, patterns []string, tests bool, progress ...Progress) ([]*p
 // module that the roots import, directly or not, and, for a root of a
 // main module, those of every main module. When the patterns name every
 // package of their modules (./... at a module's root) there are none, and
-// the packages are loaded once.
-func factPackages(roots []*packages.Package) (map[string]bool, []string) {
+// the packages are loaded once; without moduleFacts (ModuleFacts) none
+// are looked for.
+func factPackages(roots []*packages.Package, moduleFacts bool) (map[string]bool, []string) {
 	ids := make(map[string]bool, len(roots))
 	var mods []factscope.Module
 	for _, p := range roots {
@@ -135,6 +133,9 @@ func factPackages(roots []*packages.Package) (map[string]bool, []string) {
 		if m, ok := moduleOf(p); ok && !slices.Contains(mods, m) {
 			mods = append(mods, m)
 		}
+	}
+	if !moduleFacts {
+		return ids, nil // the roots alone: no walk of their dependencies
 	}
 	var out []string
 	packages.Visit(roots, nil, func(p *packages.Package) {
