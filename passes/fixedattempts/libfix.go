@@ -476,17 +476,13 @@ func freeName(base string, taken ...string) string {
 	return name
 }
 
-// source returns the source text of a node.
+// source returns the source text of a node (fixutil.Source), or its
+// printed form when the file cannot be read.
 func (f *fixer) source(n ast.Node) string {
-	tf := f.pass.Fset.File(n.Pos())
-	if tf == nil {
-		return types.ExprString(n.(ast.Expr))
+	if src := fixutil.Source(f.pass, n); src != "" {
+		return src
 	}
-	src, err := f.pass.ReadFile(tf.Name())
-	if err != nil {
-		return types.ExprString(n.(ast.Expr))
-	}
-	return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
+	return types.ExprString(n.(ast.Expr))
 }
 
 // enclosingStmt returns the statement of a block of body that holds n,
