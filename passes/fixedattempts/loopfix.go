@@ -103,9 +103,13 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	li.outside = li.usedOutside()
 	lf = li.afterAttempt(lf)
 
-	// The exit that bounds the attempts, when every failing path tests it.
+	// The exit that bounds the attempts, when every failing path tests it:
+	// the if statement is a meeting point, or the point after it is (a
+	// condition that successful paths test too, and hold, as in
+	// err == nil || !policy.Retry(): its false branch is reached only by
+	// failing paths, and the budget joining it is asked only there).
 	for _, mp := range lf.Meets {
-		if ifs, ok := mp.Stmt.(*ast.IfStmt); ok && !mp.After && li.boundExit(ifs) {
+		if ifs, ok := li.exitBefore(mp.Point); ok {
 			return &loopPlan{kind: planMerge, exit: ifs}
 		}
 	}
@@ -513,6 +517,24 @@ func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
 	return nil
 }
 
+// exitBefore returns the if statement that bounds the attempts at a
+// meeting point or just before it: the point is the if statement, the
+// point after it, or the point before the statement that follows it.
+func (li *loopInfo) exitBefore(p retryloop.Point) (*ast.IfStmt, bool) {
+	if ifs, ok := p.Stmt.(*ast.IfStmt); ok && li.boundExit(ifs) {
+		return ifs, true
+	}
+	if p.After {
+		return nil, false
+	}
+	list, i := li.listOf(p.Stmt)
+	if list == nil || i == 0 {
+		return nil, false
+	}
+	ifs, ok := list[i-1].(*ast.IfStmt)
+	return ifs, ok && li.boundExit(ifs)
+}
+
 // boundExit reports whether an if statement is the exit that bounds the
 // attempts: its condition counts or times them, and its body leaves the
 // loop on every path.
@@ -531,39 +553,110 @@ func breakable(n ast.Node) bool {
 
 // restAfter returns the statements a failing path may run after the point
 // before the next iteration: the point's statement and those after it in
-// its list and in each enclosing list of the body. nested says the point
-// is inside a switch, select or loop of the body; ok is false when the
-// point is not in the body's lists.
+// its list and in each enclosing list of the body, up to a jump that
+// leaves those lists (a return, a panic, a continue or break of the retry
+// loop). nested says the point is inside a switch, select or loop of the
+// body; ok is false when the point is not in the body's lists.
 func (li *loopInfo) restAfter(p retryloop.Point) (rest []ast.Stmt, nested, ok bool) {
+	// levels are the lists from the body's down to the point's, each
+	// with the index of the statement on the way to the point.
+	type level struct {
+		list []ast.Stmt
+		i    int
+	}
+	var levels []level
 	var find func(list []ast.Stmt) bool
 	find = func(list []ast.Stmt) bool {
 		for i, st := range list {
 			if st == p.Stmt {
-				if p.After {
-					rest = append(rest, list[i+1:]...)
-				} else {
-					rest = append(rest, list[i:]...)
-				}
+				levels = append(levels, level{list, i})
 				return true
 			}
 			if !(st.Pos() <= p.Stmt.Pos() && p.Stmt.End() <= st.End()) {
 				continue
 			}
 			for _, sub := range childLists(st) {
+				levels = append(levels, level{list, i})
 				if find(sub) {
-					if breakable(st) {
-						nested = true
-					}
-					rest = append(rest, list[i+1:]...)
 					return true
 				}
+				levels = levels[:len(levels)-1]
 			}
 			return false
 		}
 		return false
 	}
-	ok = find(li.body.List)
-	return rest, nested, ok
+	if !find(li.body.List) {
+		return nil, false, false
+	}
+	inner := levels[len(levels)-1]
+	if p.After {
+		rest = append(rest, inner.list[inner.i+1:]...)
+	} else {
+		rest = append(rest, inner.list[inner.i:]...)
+	}
+	// encl are the statements that enclose the point, innermost first.
+	encl := make([]ast.Stmt, 0, len(levels)-1)
+	for k := len(levels) - 2; k >= 0; k-- {
+		encl = append(encl, levels[k].list[levels[k].i])
+	}
+	for _, st := range encl {
+		if breakable(st) {
+			nested = true
+		}
+	}
+	if leavesLoop(rest, encl) {
+		return rest, nested, true
+	}
+	for k := len(levels) - 2; k >= 0; k-- {
+		rest = append(rest, levels[k].list[levels[k].i+1:]...)
+	}
+	return rest, nested, true
+}
+
+// leavesLoop reports whether a list of statements, inside the enclosing
+// statements encl of the retry loop's body (innermost first), ends in a
+// jump that skips the rest of every enclosing list: a return, a panic, an
+// unlabelled continue that no loop of encl catches, or an unlabelled break
+// that no loop, switch or select of encl catches.
+func leavesLoop(list []ast.Stmt, encl []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	catches := func(loopsOnly bool) bool {
+		for _, st := range encl {
+			switch st.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				return true
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if !loopsOnly {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch last := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := ast.Unparen(last.X).(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	case *ast.BranchStmt:
+		if last.Label != nil {
+			return false
+		}
+		switch last.Tok {
+		case token.CONTINUE:
+			return !catches(true)
+		case token.BREAK:
+			return !catches(false)
+		}
+	}
+	return false
 }
 
 // childLists returns the statement lists directly inside a statement.

@@ -22,6 +22,11 @@ type fake struct{ d *rlbehave.Dep }
 func (f fake) Reserve() error       { return f.d.Call() }
 func (f fake) Get() (string, error) { return f.d.Get() }
 
+// upTo is a policy that allows n attempts.
+type upTo int
+
+func (u upTo) Retry(n int) bool { return n < int(u) }
+
 // behaveInventoryBudget is the budget of inventory the service holds.
 var behaveInventoryBudget = budget.New()
 
@@ -87,6 +92,18 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Recover", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
 			return "", s.Recover(make(chan struct{}))
+		}},
+		{Name: "Activate", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{catalog: fake{d}}
+			return "", s.Activate()
+		}},
+		{Name: "Archive", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{archive: fake{d}}
+			return "", s.Archive(upTo(3))
+		}},
+		{Name: "Settle", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{ledger: fake{d}}
+			return "", s.Settle()
 		}},
 	}
 }

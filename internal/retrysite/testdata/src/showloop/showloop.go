@@ -165,3 +165,21 @@ func ranged(ctx context.Context, c *Client, n int) error {
 	}
 	return err
 }
+
+// Policy decides whether another attempt follows the n-th.
+type Policy interface{ Retry(n int) bool }
+
+// A policy's verdict in one condition with the success test: its false
+// branch is reached only by failing paths, so the point after it is the
+// meeting point.
+func policyExit(ctx context.Context, c *Client, p Policy) error {
+	var err error
+	for n := 1; ; n++ { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed exit=!p\.Retry\(n\) on yes exit=!p\.Retry\(n\) on yes \[unknown bound\]`
+		err = c.Call(ctx)
+		if err == nil || !p.Retry(n) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
 	"time"
 
@@ -24,6 +25,13 @@ type Service struct {
 	orders    Inventory
 	stock     Inventory
 	shelf     Inventory
+	catalog   Inventory
+	ledger    Inventory
+	archive   Inventory
+	// last is the last error the activation saw; tally counts the
+	// rounds of the ledger's loop.
+	last  error
+	tally int
 	// inventoryBudget is the budget of inventory, and of nothing else.
 	inventoryBudget *budget.Budget
 }
@@ -236,4 +244,55 @@ func Probe(d Dialer, hosts []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("probe: %w", err)
+}
+
+// The failing path records the error and goes round with continue; what
+// follows its if statement runs only on success: the guard goes before
+// the continue, and a refusal leaves the loop as the last attempt does.
+func (s *Service) Activate() error {
+	for range 3 { // want `up to 3 attempts`
+		if err := s.catalog.Reserve(); err != nil {
+			s.last = err
+			continue
+		}
+		s.last = nil
+		return nil
+	}
+	return fmt.Errorf("activate: %w", s.last)
+}
+
+// The failing case breaks out of the switch, not the loop: the count
+// after the switch runs on the failing path too, so the guard goes after
+// it, not inside the switch.
+func (s *Service) Settle() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		switch err = s.ledger.Reserve(); err {
+		case nil:
+			return nil
+		default:
+			log.Printf("settle: %v", err)
+			break
+		}
+		s.tally++
+	}
+	return fmt.Errorf("settle: %w", err)
+}
+
+// Policy decides whether another attempt follows the n-th.
+type Policy interface{ Retry(n int) bool }
+
+// A policy bounds the attempts, in one condition with the success test:
+// only failing paths reach its false branch, so the budget joins the
+// condition, asked only when the policy allows another attempt.
+func (s *Service) Archive(p Policy) error {
+	var err error
+	for n := 1; ; n++ { // want `as many attempts as p.Retry allows`
+		err = s.archive.Reserve()
+		if err == nil || !p.Retry(n) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
 }
