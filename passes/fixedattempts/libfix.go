@@ -345,8 +345,15 @@ func (f *fixer) retryIfEdits(call *ast.CallExpr, from int, pkg, b string) ([]ana
 	}
 	text := pkg + ".RetryIf(func(err error) bool { return " + pkg + ".IsRecoverable(err) && " + b + ".TryRetry() })"
 	if len(call.Args) > 0 {
-		at := call.Args[len(call.Args)-1].End()
-		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(", " + text)}}, true
+		lastArg := call.Args[len(call.Args)-1]
+		at := lastArg.End()
+		sep := ", "
+		if f.pass.Fset.Position(call.Rparen).Line > f.pass.Fset.Position(at).Line {
+			// The arguments are on lines of their own (the last one
+			// ends with a comma): the option gets one too.
+			sep = ",\n" + fixutil.Indent(f.pass, nil, lastArg.Pos())
+		}
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(sep + text)}}, true
 	}
 	return []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(text)}}, true
 }

@@ -54,6 +54,9 @@ func BehaveCases() []rlbehave.Case {
 		}},
 		// retry-go's error lists the attempts made: a refused retry's
 		// lists one.
+		{Name: "Refund", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			return "", (&Service{refunds: fake{d}}).Refund(ctx)
+		}},
 		{Name: "Settle", Modes: down,
 			Refused: map[rlbehave.Mode]string{rlbehave.Down: `All attempts fail:(\n#\d: dependency down)+`},
 			Run: func(d *rlbehave.Dep) (string, error) {

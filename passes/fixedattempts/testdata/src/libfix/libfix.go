@@ -21,7 +21,7 @@ type Store interface {
 	Put(ctx context.Context) error
 }
 
-type Service struct{ inventory, payments, orders, ledger, stock, audit Store }
+type Service struct{ inventory, payments, orders, ledger, stock, audit, refunds Store }
 
 // backoff v5: a refused retry makes the operation's failure permanent,
 // and Retry returns it.
@@ -79,3 +79,14 @@ func (q *Quoter) Quote(ctx context.Context) (string, error) {
 }
 
 func (q *Quoter) quote() (string, error) { return q.quotes.Get(context.Background()) }
+
+// retry-go with its options on lines of their own: the RetryIf gets a
+// line of its own too.
+func (s *Service) Refund(ctx context.Context) error {
+	return retry.Do( // want `retry.Do makes up to 3 attempts`
+		func() error { return s.refunds.Put(ctx) },
+		retry.Attempts(3),
+		retry.Delay(time.Millisecond),
+		retry.LastErrorOnly(true),
+	)
+}
