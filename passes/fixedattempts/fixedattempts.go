@@ -237,7 +237,16 @@ func throttlingFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *anal
 	if i < 0 {
 		return nil
 	}
-	entry := `"retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}, `
+	entry := `"retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}`
+	if rest := strings.TrimLeft(lit.Value[i+1:], " \t\r"); lit.Value[0] == '`' && strings.HasPrefix(rest, "\n") {
+		// A config laid out on lines: the entry gets a line of its own,
+		// indented as the line after the brace.
+		next := rest[1:]
+		indent := next[:len(next)-len(strings.TrimLeft(next, " \t"))]
+		entry = "\n" + indent + entry + ","
+	} else {
+		entry += ", "
+	}
 	if lit.Value[0] == '"' {
 		entry = strings.ReplaceAll(entry, `"`, `\"`)
 	}

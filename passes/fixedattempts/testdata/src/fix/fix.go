@@ -70,6 +70,19 @@ func dial() {
 	grpc.NewClient("orders", grpc.WithDefaultServiceConfig("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 2}}]}")) // want `retryPolicy makes up to 2 attempts`
 }
 
+// A service config laid out on lines gets retryThrottling on a line of
+// its own.
+const ordersConfig = `{
+	"methodConfig": [{
+		"name": [{"service": "orders.Orders"}],
+		"retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}
+	}]
+}`
+
+func dialConfig() {
+	grpc.NewClient("orders", grpc.WithDefaultServiceConfig(ordersConfig)) // want `retryPolicy makes up to 4 attempts`
+}
+
 // The AWS SDK's retry quota, switched off.
 func aws() {
 	_ = awsretry.NewStandard(func(o *awsretry.StandardOptions) { // want `retry.NewStandard with ratelimit.None makes up to 3 attempts \(the SDK default\) with no retry quota`
