@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryapi"
@@ -95,7 +96,10 @@ type need struct {
 	file *ast.File
 	fn   ast.Node
 	dep  retrysite.Dep
-	sel  *ast.SelectorExpr // a string field that names the dependency (a base URL)
+	// key, for a dependency that each value of an expression is (a
+	// string field holding a base URL, a request's host), is that
+	// expression where the need is: the key of a registry's budget.
+	key string
 	use  *scopedBudget     // a budget in scope that belongs to the dependency
 }
 
@@ -112,8 +116,7 @@ type newBudget struct {
 	key      string
 	dep      retrysite.Dep
 	name     string
-	registry bool
-	sel      *ast.SelectorExpr // registry: the field of the first need
+	registry bool // one budget per value of the needs' key
 	file     *ast.File
 	uses     []*need
 }
@@ -253,14 +256,90 @@ func (f *fixer) normDep(call *ast.CallExpr, dep retrysite.Dep) retrysite.Dep {
 // dependency of call) at pos, or nil when the dependency is unknown.
 func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr, dep retrysite.Dep) *need {
 	dep = f.normDep(call, dep)
-	if dep.Key == "" || fixutil.IdentName(dep.Name) == "" {
+	if dep.Key == "" {
+		if host := f.requestHost(file, pos, fn, call); host != "" {
+			// Each host is a dependency of its own, known when the
+			// request is sent: a registry keyed by it.
+			return &need{pos: pos, file: file, fn: fn, dep: requestHostDep, key: host}
+		}
+		return nil
+	}
+	if fixutil.IdentName(dep.Name) == "" {
 		return nil
 	}
 	n := &need{pos: pos, file: file, fn: fn, dep: dep}
 	if dep.Kind == retrysite.DepField {
-		n.sel = f.stringField(fn, dep)
+		if sel := f.stringField(fn, dep); sel != nil {
+			n.key = render(f.pass, sel)
+		}
 	}
 	return n
+}
+
+// requestHostDep is the dependency of requests whose host the code does
+// not name: the host of each request, a registry's key.
+var requestHostDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "host:<the request's>", Name: "host"}
+
+// requestHost returns, for an HTTP send of a request variable that holds
+// the same request from pos on (declared before pos, in scope there, and
+// assigned nowhere after it in fn), the expression of the request's host
+// (req.URL.Host); "" otherwise.
+func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
+	if call == nil {
+		return ""
+	}
+	callee, _ := typeutil.Callee(f.pass.TypesInfo, call).(*types.Func)
+	if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" || len(call.Args) != 1 {
+		return ""
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := f.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pos() >= pos || !isHTTPRequestPtr(v.Type()) {
+		return ""
+	}
+	scope := f.pass.TypesInfo.Scopes[file]
+	if scope == nil {
+		return ""
+	}
+	if _, obj := scope.Innermost(pos).LookupParent(v.Name(), pos); obj != v {
+		return ""
+	}
+	assigned := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if n == nil || n.End() <= pos || assigned {
+			return !assigned
+		}
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if lid, ok := ast.Unparen(l).(*ast.Ident); ok && f.pass.TypesInfo.Uses[lid] == v && l.Pos() > pos {
+					assigned = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if lid, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && f.pass.TypesInfo.Uses[lid] == v {
+				assigned = true // its address is taken: it may change
+			}
+		}
+		return !assigned
+	})
+	if assigned {
+		return ""
+	}
+	return v.Name() + ".URL.Host"
+}
+
+// isHTTPRequestPtr reports whether t is *net/http.Request.
+func isHTTPRequestPtr(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Name() == "Request" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http"
 }
 
 // stringField returns, when dep is a string field (a base URL or host),
@@ -435,10 +514,10 @@ func normName(s string) string {
 func (f *fixer) plan(n *need) {
 	nb := f.news[n.dep.Key]
 	if nb == nil {
-		nb = &newBudget{key: n.dep.Key, dep: n.dep, registry: n.sel != nil, sel: n.sel}
+		nb = &newBudget{key: n.dep.Key, dep: n.dep, registry: n.key != ""}
 		f.news[n.dep.Key] = nb
 	}
-	if nb.registry && n.sel == nil {
+	if nb.registry && n.key == "" {
 		return // the field is not in reach here: no fix
 	}
 	nb.uses = append(nb.uses, n)
@@ -572,8 +651,8 @@ func (f *fixer) ref(n *need) (budgetRef, bool) {
 	edits = append(edits, fixutil.AddDecl(nb.file, decl))
 	r := budgetRef{expr: nb.name, edits: edits, message: "Guard the retries with a new retry budget " + nb.name}
 	if nb.registry {
-		r.expr = nb.name + ".For(" + render(f.pass, n.sel) + ")"
-		r.message = "Guard the retries with the budget of " + render(f.pass, n.sel) + " in a new registry " + nb.name
+		r.expr = nb.name + ".For(" + n.key + ")"
+		r.message = "Guard the retries with the budget of " + n.key + " in a new registry " + nb.name
 	}
 	return r, true
 }

@@ -67,6 +67,14 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", b.Delete("/invoices/1")
 		}},
+		{Name: "Send", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
+			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
+			if _, err := response(Send(healthy.Client(), users)); err != nil {
+				return "", err
+			}
+			return response(Send(d.Client(), billing))
+		}},
 		{Name: "Settle", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Shop{audit: fake{healthy}, ledger: fake{d}}
 			if err := s.Audit(ctx, "e"); err != nil {
