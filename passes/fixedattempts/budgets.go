@@ -100,7 +100,7 @@ type need struct {
 	// string field holding a base URL, a request's host), is that
 	// expression where the need is: the key of a registry's budget.
 	key string
-	use  *scopedBudget     // a budget in scope that belongs to the dependency
+	use *scopedBudget // a budget in scope that belongs to the dependency
 }
 
 // scopedBudget is a budget in scope at a need.
