@@ -71,6 +71,10 @@
 //   - a retry loop with a budget for its dependency in scope (a field,
 //     variable or parameter of a budget type) gets the guard on its failure
 //     path, and a deposit before the loop for the budget package's Budget;
+//   - a loop that sends one request variable throughout, whose host the
+//     code does not name, gets the budget of the request's host from a
+//     registry (hostBudgets.For(req.URL.Host)), where the package can
+//     import the budget package (below);
 //   - otherwise, where the package can import
 //     github.com/retrylint/retrylint/budget (it already depends on it, or
 //     -fixedattempts.budget-module is set after "go get" of the module), the
