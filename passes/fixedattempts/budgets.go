@@ -326,10 +326,51 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 		}
 		return !assigned
 	})
-	if assigned {
+	if assigned || f.builtWithBody(fn, v) {
 		return ""
 	}
 	return v.Name() + ".URL.Host"
+}
+
+// builtWithBody reports whether fn builds the request v with
+// http.NewRequest or http.NewRequestWithContext and a body other than nil
+// or http.NoBody: sent on every attempt, such a request sends its body
+// once (reusedbody), and its fix moves the construction into the loop,
+// where a budget keyed by the request would be out of reach.
+func (f *fixer) builtWithBody(fn ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Rhs) != 1 {
+			return !found
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		callee, _ := typeutil.Callee(f.pass.TypesInfo, call).(*types.Func)
+		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != "net/http" || (callee.Name() != "NewRequest" && callee.Name() != "NewRequestWithContext") {
+			return true
+		}
+		lid, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+		if !ok || f.pass.TypesInfo.ObjectOf(lid) != v {
+			return true
+		}
+		body := ast.Unparen(call.Args[len(call.Args)-1])
+		switch b := body.(type) {
+		case *ast.Ident:
+			if b.Name == "nil" && f.pass.TypesInfo.Uses[b] == types.Universe.Lookup("nil") {
+				return true
+			}
+		case *ast.SelectorExpr:
+			if obj := f.pass.TypesInfo.Uses[b.Sel]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "net/http" && obj.Name() == "NoBody" {
+				return true
+			}
+		}
+		found = true
+		return false
+	})
+	return found
 }
 
 // isHTTPRequestPtr reports whether t is *net/http.Request.
