@@ -403,16 +403,28 @@ func (a *analyzer) retriesOnFailure(lit *ast.FuncLit) bool {
 // attempts, a Budget guards the retries, and the waits are fully jittered.
 func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
 	s.Bound = Bound{}
-	lit, _ := unparen(p).(*ast.CompositeLit)
-	if id, ok := unparen(p).(*ast.Ident); ok {
-		if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok {
-			lit, _ = unparen(a.definingExpr(v)).(*ast.CompositeLit)
-		}
-	}
-	if lit == nil {
+	lits, made := a.policyLits(p)
+	if len(lits) == 0 {
 		return
 	}
-	for name, value := range astx.Fields(lit) {
+	if made {
+		// Policies a function of the package makes: their budget counts
+		// when every one it returns has one; their other settings may
+		// come from its parameters and are not read.
+		var budget ast.Expr
+		for _, lit := range lits {
+			b := fieldValue(lit, "Budget")
+			if b == nil || a.isNil(b) {
+				return
+			}
+			if budget == nil {
+				budget = b
+			}
+		}
+		s.Guard = &Guard{Kind: GuardNative, Desc: "retry.Policy.Budget", Budget: budget}
+		return
+	}
+	for name, value := range astx.Fields(lits[0]) {
 		switch name {
 		case "MaxAttempts":
 			s.Bound = a.definer.CountBound(value, 0, false)
@@ -424,6 +436,71 @@ func (a *analyzer) retryDoPolicy(s *Site, p ast.Expr) {
 			s.Backoff = Backoff{Delay: GrowingDelay, Jitter: true}
 		}
 	}
+}
+
+// policyLits returns the composite literals a policy expression is: the
+// literal, or the one that defines a variable; or, for a call of a
+// function of the package (made), every literal its return statements
+// return, none when one of them returns something else.
+func (a *analyzer) policyLits(p ast.Expr) (lits []*ast.CompositeLit, made bool) {
+	lit := func(e ast.Expr) *ast.CompositeLit {
+		if id, ok := unparen(e).(*ast.Ident); ok {
+			if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok {
+				e = a.definingExpr(v)
+			}
+		}
+		l, _ := unparen(e).(*ast.CompositeLit)
+		return l
+	}
+	if l := lit(p); l != nil {
+		return []*ast.CompositeLit{l}, false
+	}
+	call, ok := unparen(p).(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return nil, false
+	}
+	fd := a.declOf(fn)
+	if fd == nil || fd.Body == nil {
+		return nil, false
+	}
+	var out []*ast.CompositeLit
+	bad := false
+	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+		r, ok := n.(*ast.ReturnStmt)
+		if !ok || bad {
+			return !bad
+		}
+		if len(r.Results) == 0 {
+			bad = true
+			return false
+		}
+		l := lit(r.Results[0])
+		if l == nil {
+			bad = true
+			return false
+		}
+		out = append(out, l)
+		return false
+	})
+	if bad {
+		return nil, false
+	}
+	return out, true
+}
+
+// fieldValue returns the value of a keyed field of a composite literal,
+// or nil.
+func fieldValue(lit *ast.CompositeLit, name string) ast.Expr {
+	for n, v := range astx.Fields(lit) {
+		if n == name {
+			return v
+		}
+	}
+	return nil
 }
 
 // grpcRetrySite reads the options of a go-grpc-middleware retry

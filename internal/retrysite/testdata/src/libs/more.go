@@ -53,6 +53,28 @@ func executor(ctx context.Context, s *Store) {
 	retry.DoValue(ctx, p, func(ctx context.Context) (int, error) { return 0, s.Load(ctx) }) // want `library retry.DoValue \[5 attempts\] dep=s`
 }
 
+var storeBudgets = budget.NewRegistry()
+
+// policyFor makes each dependency's policy, with its budget.
+func policyFor(dep string) retry.Policy {
+	return retry.Policy{MaxAttempts: 3, Budget: storeBudgets.For(dep)}
+}
+
+// policyWithout makes a policy with no budget on one path.
+func policyWithout(dep string, budgeted bool) retry.Policy {
+	if budgeted {
+		return retry.Policy{MaxAttempts: 3, Budget: storeBudgets.For(dep)}
+	}
+	return retry.Policy{MaxAttempts: 3}
+}
+
+// A policy a function of the package makes counts its budget when every
+// policy the function returns has one.
+func madePolicy(ctx context.Context, s *Store) {
+	retry.Do(ctx, policyFor("store"), func(ctx context.Context) error { return s.Load(ctx) })           // want `library retry.Do \[unknown bound\] guard=retry.Policy.Budget dep=s`
+	retry.Do(ctx, policyWithout("store", true), func(ctx context.Context) error { return s.Load(ctx) }) // want `library retry.Do \[unknown bound\] dep=s`
+}
+
 // A loop over a backoff's ticker.
 func ticker(ctx context.Context, s *Store) error {
 	t := backoff.NewTicker(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4))
