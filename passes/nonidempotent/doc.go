@@ -156,7 +156,9 @@
 // are set whose names are not constants and come from anything else (for
 // k, v := range h { req.Header.Set(k, v) } over a parameter h), or that are passed to a function value or an
 // interface method other than one returning the response (a signer may set
-// the key), or that are stored, returned or sent on a channel; resty
+// the key) before they are sent (a call after every send, with no loop or
+// goto that leads back to one, tells of a request already sent), or that
+// are stored, returned or sent on a channel; resty
 // requests from a client that sets headers itself; loops whose request
 // depends on the loop counter (urls[i]: failover to another target, not a
 // retry of the same request); closures started by go or defer; sethvargo

@@ -40,6 +40,7 @@ type request struct {
 	returned bool                  // the function returns it
 	sender   *types.Func           // for kindPost: the function of the user's code that builds, sends and retries it (KeyFact.SendsMethod)
 	from     types.Object          // in a converter (KeyFact.Converts): the description it converts, whose headers it carries
+	handed   []*ast.CallExpr       // function values and interface methods it is handed to, which may set headers
 	// resty only
 	client  ast.Expr      // the client expression (c in c.R()), nil when unknown
 	rcall   *ast.CallExpr // the c.R() call of an inline chain
@@ -369,6 +370,34 @@ func (c *checker) collect(r *request) {
 		c.classify(r, cur, r.hdrs[obj])
 	}
 	slices.SortFunc(r.sends, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	for _, h := range r.handed {
+		if !c.afterSends(r, h, body) {
+			r.dynamic = true
+		}
+	}
+}
+
+// afterSends reports whether a call that takes the request runs only
+// after it was sent: it follows every send, and no loop or goto of the
+// function can bring it back before one (a callback told of a request
+// sent, as hooks(req, resp) after the send).
+func (c *checker) afterSends(r *request, call *ast.CallExpr, body *ast.BlockStmt) bool {
+	if len(r.sends) == 0 || call.Pos() < r.sends[len(r.sends)-1].End() {
+		return false
+	}
+	back := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			back = back || n.Pos() <= call.Pos() && call.Pos() < n.End()
+		case *ast.BranchStmt:
+			back = back || n.Tok == token.GOTO
+		case *ast.FuncLit:
+			back = back || n.Pos() <= call.Pos() && call.Pos() < n.End()
+		}
+		return !back
+	})
+	return !back
 }
 
 // aliases adds to the request's variables those assigned from them:
@@ -635,7 +664,7 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 			// A hook of the package's own type whose functions set no
 			// key and no header the pass cannot name.
 		default:
-			r.dynamic = true
+			r.handed = append(r.handed, call) // may set headers, unless it runs after the send
 		}
 		return
 	}
