@@ -133,6 +133,11 @@ func (c *Client) write(ctx context.Context, r *Request) error { // want write:`i
 	return resp.Body.Close()
 }
 
+// Send is write for other packages.
+func (c *Client) Send(ctx context.Context, r *Request) error { // want Send:`idemKey\(retries=\[1\]\)`
+	return c.write(ctx, r)
+}
+
 func (c *Client) Create(ctx context.Context, body []byte) error {
 	r := c.NewRequest(http.MethodPost, "/v1/orders") // want `POST is retried by Client.rawRequest without an idempotency key`
 	r.Headers.Set("Content-Type", "application/json")
