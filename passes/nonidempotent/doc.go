@@ -29,7 +29,17 @@
 // of the user's code with one request field, built as a literal around the
 // request: return &ClientRequest{req: req, Header: req.Header}, nil; and
 // a default for an empty method, if method == "" { method = "POST" },
-// leaves the method the caller's), or sent by a function of the user's
+// leaves the method the caller's), or built as a literal that sets its
+// method, &http.Request{Method: http.MethodPost, ...}, or described by a
+// request description (a struct type of the user's code with a method —
+// the converter, a fact — that returns a request built with the method
+// held in one of the receiver's string fields and carrying the
+// receiver's http.Header fields, func (r *Request) toHTTP()
+// (*retryablehttp.Request, error) with r.Method; a description is a
+// request to the pass: its literal with the method field, or a builder
+// returning one, &Request{Method: method}, is the construction, its
+// http.Header fields its headers, and the converter's result the request
+// itself, followed to its send), or sent by a function of the user's
 // code that builds the request from its method parameter and retries it
 // inside a retry site of its own, reading the method nowhere else
 // (executeMethod(ctx, "POST", metadata): the call builds and sends, and
@@ -122,18 +132,33 @@
 //		...
 //	}
 //
-// Headers copied from a map by a for-range set a key only where that map
-// is given one: a map held in a struct field counts when some code of the
-// package sets a key-header name, a constant, on that field (Set, Add, an
-// index, a literal); a local map made in the function (make or a literal)
-// and filled there only with constant names counts when one of them is a
-// key header. Either map without one sets no key.
+// Headers copied from a map — by a for-range, or the map itself set as
+// the header map (req.Header = h, resty SetHeaders(h)) — set a key only
+// where that map is given one: a map held in a struct field counts when
+// some code of the package sets a key-header name, a constant, on that
+// field (Set, Add, an index, a literal); a local map made in the function
+// (make, a literal, a field, its Clone, or the result of a function of
+// the package returning only such maps) and filled there only with
+// constant names or from the range of such a map counts when one of them
+// may hold a key header. Any such map without one sets no key.
+//
+// A request handed to a function value whose type is a named function
+// type of the package (type RequestCallback func(*Request), called for
+// every request) is judged by the functions the package makes of that
+// type (function literals returned, passed, stored or converted as it):
+// when there are some and none sets a key or a header the pass cannot
+// name, the call sets none; the callbacks the package's callers supply
+// are theirs. A send wrapper that reads the request's method only in a
+// block that returns without sending it (the method put in an error) does
+// not choose what it retries.
 //
 // Not reported, because the pass cannot be sure: requests on which headers
 // are set whose names are not constants and come from anything else (for
 // k, v := range h { req.Header.Set(k, v) } over a parameter h), or that are passed to a function value or an
 // interface method other than one returning the response (a signer may set
-// the key), or that are stored, returned or sent on a channel; resty
+// the key) before they are sent (a call after every send, with no loop or
+// goto that leads back to one, tells of a request already sent), or that
+// are stored, returned or sent on a channel; resty
 // requests from a client that sets headers itself; loops whose request
 // depends on the loop counter (urls[i]: failover to another target, not a
 // retry of the same request); closures started by go or defer; sethvargo
@@ -174,8 +199,9 @@
 // retrying client), that return a freshly generated value, that build and
 // return a request (or a request holder) with the method of a parameter,
 // that build, send and retry a request with the method of a parameter,
-// that are methods of a request holder sending its request through a
-// retrying client or setting headers on it, or that return a new resty
+// that are methods of a request holder (or description) sending its
+// request through a retrying client or setting headers on it, that
+// convert a request description (its method field), or that return a new resty
 // request (and whether its client retries). It is the pass's own fact
 // type rather than the shared analysis's: the facts depend on this pass's
 // header list, and retrysite stays about retry sites. Because retrysite

@@ -495,15 +495,19 @@ func (c *checker) insertBefore(file *ast.File, stmt ast.Stmt, text string) analy
 	return fixutil.InsertStmt(c.pass, file, stmt, false, text)
 }
 
-// heldRequest reports whether the request is a holder's (its construction
-// returns a request holder): the holder may have no header map to set.
+// heldRequest reports whether the request is a holder's or a
+// description's (its construction returns a request holder or a
+// description), or a literal: it may have no Header map to set.
 func (c *checker) heldRequest(r *request) bool {
 	if r.kind != kindValue {
 		return false
+	}
+	if r.lit != nil {
+		return true // a literal may have no header map to set
 	}
 	t := c.pass.TypesInfo.TypeOf(r.call)
 	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
 		t = tup.At(0).Type()
 	}
-	return holderField(t) != nil
+	return holderField(t) != nil || c.descField(t) != nil
 }

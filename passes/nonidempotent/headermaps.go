@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // copiedHeader judges a header set with a name that is not a constant.
@@ -17,6 +18,10 @@ import (
 // returns whether it judged the name (else the header is one the pass
 // cannot name) and whether the map may hold a key.
 func (c *checker) copiedHeader(node ast.Node, name ast.Expr) (judged, keyed bool) {
+	return c.copiedHeaderAt(node, name, 0)
+}
+
+func (c *checker) copiedHeaderAt(node ast.Node, name ast.Expr, depth int) (judged, keyed bool) {
 	id, ok := ast.Unparen(name).(*ast.Ident)
 	if !ok {
 		return false, false
@@ -32,16 +37,114 @@ func (c *checker) copiedHeader(node ast.Node, name ast.Expr) (judged, keyed bool
 	if _, isMap := c.pass.TypesInfo.TypeOf(rs.X).Underlying().(*types.Map); !isMap {
 		return false, false
 	}
-	x := ast.Unparen(rs.X)
-	if f := c.fieldOf(x); f != nil {
-		return true, len(c.fieldKeys(f)) > 0
+	return c.mapKeys(rs.X, depth+1)
+}
+
+// copiedFrom reports whether a header name is the key of a for-range over
+// a header field of the description from: the converter copies the
+// description's own headers.
+func (c *checker) copiedFrom(node ast.Node, name ast.Expr, from types.Object) bool {
+	id, ok := ast.Unparen(name).(*ast.Ident)
+	if !ok || c.pass.TypesInfo.Uses[id] == nil {
+		return false
 	}
-	v := c.varOf(x)
-	if v == nil || !isLocal(v) {
+	rs := c.rangeOfKey(node, c.pass.TypesInfo.Uses[id])
+	if rs == nil {
+		return false
+	}
+	sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
+	return ok && c.isHeaderField(sel) && c.varOf(sel.X) == from
+}
+
+// mapKeys judges a header map expression: whether the pass can tell which
+// names it may hold (judged), and whether one of them may be an
+// idempotency-key header (keyed). It judges a map made there (make, or a
+// literal with constant names), nil, a struct field (keyed when some code
+// of the package sets a key-header name on that field, fieldKeys), the
+// Clone of a judged map, a local variable made in its function from judged
+// maps and filled there only with constant names or from the ranges of
+// judged maps, and the result of a function of the package that returns
+// only judged maps.
+func (c *checker) mapKeys(e ast.Expr, depth int) (judged, keyed bool) {
+	if depth > 4 || e == nil {
 		return false, false
 	}
-	judged, keys := c.localKeys(rs, v)
-	return judged, len(keys) > 0
+	e = ast.Unparen(e)
+	if c.madeMap(e) {
+		return true, c.litHasKey(e)
+	}
+	if f := c.fieldOf(e); f != nil {
+		return true, len(c.fieldKeys(f)) > 0
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		if _, isNil := c.pass.TypesInfo.Uses[x].(*types.Nil); isNil {
+			return true, false
+		}
+		v := c.varOf(x)
+		if v == nil || !isLocal(v) {
+			return false, false
+		}
+		body := c.declaringBody(x, v)
+		if body == nil {
+			return false, false
+		}
+		judged, keys := c.localKeys(body, v, depth)
+		return judged, len(keys) > 0
+	case *ast.CallExpr:
+		fn := c.callee(x)
+		if fn == nil || typesx.IsInterfaceMethod(fn) {
+			return false, false
+		}
+		if typesx.PkgPath(fn) == "net/http" && typesx.RecvName(fn) == "Header" && fn.Name() == "Clone" {
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+				return c.mapKeys(sel.X, depth+1)
+			}
+			return false, false
+		}
+		fd := c.declOf(fn)
+		if fn.Pkg() != c.pass.Pkg || fd == nil || fd.Body == nil {
+			return false, false
+		}
+		judged = true
+		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+			ret, ok := n.(*ast.ReturnStmt)
+			if !ok || !judged {
+				return judged
+			}
+			if len(ret.Results) == 0 {
+				judged = false // a named result
+				return false
+			}
+			j, k := c.mapKeys(ret.Results[0], depth+1)
+			judged, keyed = judged && j, keyed || k
+			return false
+		})
+		return judged, keyed
+	}
+	return false, false
+}
+
+// declaringBody returns the body of the function that declares the local
+// variable v, as seen from its use id.
+func (c *checker) declaringBody(id *ast.Ident, v types.Object) *ast.BlockStmt {
+	cur, ok := c.find.Find(id)
+	if !ok {
+		return nil
+	}
+	for p := cur.Parent(); p.Valid(); p = p.Parent() {
+		if b := astx.FuncBody(p.Node()); b != nil {
+			if _, isFn := p.Node().(*ast.FuncLit); !isFn {
+				if _, isFn := p.Node().(*ast.FuncDecl); !isFn {
+					continue
+				}
+			}
+			if b.Pos() <= v.Pos() && v.Pos() < b.End() || p.Node().Pos() <= v.Pos() && v.Pos() < b.Pos() {
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // rangeOfKey returns the range statement of the function holding node
@@ -145,29 +248,27 @@ func (c *checker) litHasKey(e ast.Expr) bool {
 	return false
 }
 
-// localKeys judges a local map v that rs ranges over: it must be made in
-// its function (make or a literal) and only filled there with constant
-// names, read, or ranged over. It returns whether it could judge it and
-// the places that set a key-header name on it.
-func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node) {
-	rsCur, found := c.find.Find(rs)
-	if !found {
-		return false, nil
-	}
-	body := astx.FuncBody(astx.EnclosingFunc(rsCur))
-	if body == nil {
-		return false, nil
-	}
+// localKeys judges a local map v of the function whose body is body: it
+// must be made from maps mapKeys judges (make, a literal, a field, ...)
+// and only filled there with constant names or from the for-range of a
+// judged map, read, ranged over, returned, or stored as a header field
+// (req.Header = v). It returns whether it could judge it and the places
+// that may set a key-header name on it.
+func (c *checker) localKeys(body *ast.BlockStmt, v types.Object, depth int) (bool, []ast.Node) {
 	ix := c.values()
 	if ix.addr(v) || !ix.defined(v) {
 		return false, nil
 	}
+	var keys []ast.Node
 	for _, val := range ix.vals(v) {
-		if !c.madeMap(val) {
+		judged, keyed := c.mapKeys(val, depth+1)
+		if !judged {
 			return false, nil
 		}
+		if keyed {
+			keys = append(keys, val)
+		}
 	}
-	var keys []ast.Node
 	ok := true
 	bodyCur, found := c.find.Find(body)
 	if !found {
@@ -182,8 +283,8 @@ func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node
 			continue
 		}
 		switch p := cur.Parent().Node().(type) {
-		case *ast.RangeStmt:
-			// read
+		case *ast.RangeStmt, *ast.ReturnStmt:
+			// read, or the map judged
 		case *ast.SelectorExpr:
 			call, isCall := cur.Parent().Parent().Node().(*ast.CallExpr)
 			switch {
@@ -208,7 +309,13 @@ func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node
 						s, isConst := c.stringConst(p.Index)
 						switch {
 						case !isConst:
-							ok = false
+							// Copied from the range of a judged map.
+							judged, keyed := c.copiedHeaderAt(as, p.Index, depth+1)
+							if !judged {
+								ok = false
+							} else if keyed {
+								keys = append(keys, as)
+							}
 						case c.isKeyHeader(s):
 							keys = append(keys, as)
 						}
@@ -220,7 +327,7 @@ func (c *checker) localKeys(rs *ast.RangeStmt, v types.Object) (bool, []ast.Node
 			for _, l := range p.Lhs {
 				isLhs = isLhs || l == ast.Expr(id)
 			}
-			if !isLhs {
+			if !isLhs && !c.storedAsHeader(p, id) {
 				ok = false // copied to another variable
 			}
 		default:
@@ -255,4 +362,19 @@ func (c *checker) madeMap(e ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// storedAsHeader reports whether as stores id as the header map of a
+// request or description: req.Header = h.
+func (c *checker) storedAsHeader(as *ast.AssignStmt, id *ast.Ident) bool {
+	if len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, r := range as.Rhs {
+		if ast.Unparen(r) == ast.Expr(id) {
+			sel, ok := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr)
+			return ok && c.isHeaderField(sel) && c.reqParam(c.pass.TypesInfo.TypeOf(sel.X)) == rootReq
+		}
+	}
+	return false
 }

@@ -143,19 +143,69 @@ func (c *checker) keyFact(fn *types.Func) *KeyFact {
 }
 
 // methodAware reports whether the function reads the request's Method:
-// a send wrapper that retries only some methods.
+// a send wrapper that retries only some methods. A read in a block that
+// ends in a return and sends nothing (the method put in an error, a dry
+// run's output) chooses nothing.
 func (c *checker) methodAware(r *request) bool {
 	found := false
+	var stack []ast.Node // the nodes holding the node visited
 	ast.Inspect(astx.FuncBody(r.fn), func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if found {
+			return false
+		}
 		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" && c.rootKind(r, sel.X, 0) == rootReq {
 			found = true
+			for i := len(stack) - 1; i >= 0; i-- {
+				if b, ok := stack[i].(*ast.BlockStmt); ok {
+					found = !c.returnsUnsent(r, b)
+					break
+				}
+			}
+			if found {
+				return false
+			}
 		}
-		return !found
+		stack = append(stack, n)
+		return true
 	})
 	return found
 }
 
-// reqParam classifies a parameter type: a request, a header map, or neither.
+// returnsUnsent reports whether block b ends in a return and holds no send
+// of the request.
+func (c *checker) returnsUnsent(r *request, b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	if _, ok := b.List[len(b.List)-1].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	for _, s := range r.sends {
+		if b.Pos() <= s.Pos() && s.Pos() < b.End() {
+			return false
+		}
+	}
+	return true
+}
+
+// reqParam classifies a parameter type: a request (or a request
+// description, describe.go), a header map, or neither.
+func (c *checker) reqParam(t types.Type) int {
+	if k := reqParam(t); k != rootNone {
+		return k
+	}
+	if c.descField(t) != nil {
+		return rootReq
+	}
+	return rootNone
+}
+
+// reqParam classifies a parameter type of the libraries: a request, a
+// header map, or neither.
 func reqParam(t types.Type) int {
 	switch {
 	case typesx.IsNamedPtr(t, "net/http", "Request"), isLibPtr(t, retryapi.RetryableHTTP, "Request"), isLibPtr(t, retryapi.Resty, "Request"):
@@ -189,8 +239,14 @@ func mayHaveFact(fn *types.Func) bool {
 			return true
 		}
 	}
-	if sig.Recv() != nil && holderField(sig.Recv().Type()) != nil {
+	if sig.Recv() != nil && (holderField(sig.Recv().Type()) != nil || mayDescribe(sig.Recv().Type())) {
 		return true
+	}
+	for i := range sig.Params().Len() {
+		// A request description it sends or sets headers on.
+		if mayDescribe(sig.Params().At(i).Type()) {
+			return true
+		}
 	}
 	for i := range sig.Params().Len() {
 		// The method of a request it builds (KeyFact.Builds, SendsMethod).
@@ -199,7 +255,7 @@ func mayHaveFact(fn *types.Func) bool {
 		}
 	}
 	return sig.Results().Len() > 0 && (keyish(sig.Results().At(0).Type()) || reqParam(sig.Results().At(0).Type()) == rootReq ||
-		holderField(sig.Results().At(0).Type()) != nil)
+		holderField(sig.Results().At(0).Type()) != nil || mayDescribe(sig.Results().At(0).Type()))
 }
 
 // holderField returns the request field of a request holder: a struct
@@ -293,6 +349,12 @@ func (c *checker) exportFacts() {
 			if f.Generates != (old != nil && old.Generates) {
 				c.generates = nil // a call of cd.fn is a generator now, or no longer
 			}
+			converts := f.Converts != (func() string {
+				if old != nil {
+					return old.Converts
+				}
+				return ""
+			}())
 			switch {
 			case f.empty() && old == nil:
 				continue
@@ -304,6 +366,16 @@ func (c *checker) exportFacts() {
 				continue
 			}
 			changed = true
+			c.hooks = nil // the functions of a hook type may judge otherwise now
+			if converts {
+				// A type is a request description now, or no longer:
+				// every function that takes, builds or sends one may
+				// change.
+				c.descs = nil
+				for j := range next {
+					next[j] = true
+				}
+			}
 			for _, j := range callers[i] {
 				next[j] = true
 			}
@@ -325,7 +397,7 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
-		kind := reqParam(p.Type())
+		kind := c.reqParam(p.Type())
 		if kind == rootNone {
 			continue
 		}
@@ -354,12 +426,13 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 			}
 		}
 	}
-	if recv := sig.Recv(); recv != nil && holderField(recv.Type()) != nil {
+	if recv := sig.Recv(); recv != nil && (holderField(recv.Type()) != nil || c.descField(recv.Type()) != nil) {
 		r := &request{fn: fd, vars: map[types.Object]bool{recv: true}, hdrs: map[types.Object]bool{}}
 		c.collect(r)
 		f.RecvHeaders = r.dynamic || len(r.keys) > 0
 		f.RecvRetries = !f.RecvHeaders && !c.methodAware(r) && c.resends(r)
 	}
+	f.Converts = c.converterField(fd, fn)
 	f.Builds = c.builderParams(fd, fn)
 	f.SendsMethod = c.sendsMethodParams(fd, fn)
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)

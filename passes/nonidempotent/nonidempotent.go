@@ -145,6 +145,13 @@ type KeyFact struct {
 	// nowhere else: executeMethod(ctx, method, metadata) retries whatever
 	// method it is given.
 	SendsMethod []int
+	// Converts, on a method of a request description (a struct type of
+	// the user's code that describes a request, see describe.go), names
+	// the receiver's string field that is the method of the request the
+	// method returns: func (r *Request) toHTTP() (*http.Request, error)
+	// builds it with r.Method, carrying the headers of r and setting no
+	// idempotency key and no header it cannot name.
+	Converts string
 }
 
 func (*KeyFact) AFact() {}
@@ -178,6 +185,9 @@ func (f *KeyFact) String() string {
 	if f.RecvHeaders {
 		parts = append(parts, "recvHeaders")
 	}
+	if f.Converts != "" {
+		parts = append(parts, "converts="+f.Converts)
+	}
 	switch {
 	case f.RestyRetries:
 		parts = append(parts, "resty(retries)")
@@ -189,7 +199,7 @@ func (f *KeyFact) String() string {
 
 func (f *KeyFact) empty() bool {
 	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
-		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0
+		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && f.Converts == ""
 }
 
 // checker holds the state of one run over a package.
@@ -214,6 +224,11 @@ type checker struct {
 	// generates caches mayGenerate per body while the package's facts
 	// keep who generates (exportFacts clears it when one changes).
 	generates map[*ast.BlockStmt]bool
+	// descs caches descField per named type while the package's facts
+	// keep who converts (exportFacts clears it when one changes); hooks
+	// caches hookClean per named function type.
+	descs map[*types.Named]*types.Var
+	hooks map[*types.Named]bool
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {
@@ -237,7 +252,7 @@ func run(pass *analysis.Pass, headers *headers) (any, error) {
 		return nil, nil
 	}
 	c.findCrossRegions()
-	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
 		if r := c.requestAt(cur); r != nil {
 			c.check(r)
 		}
@@ -419,7 +434,7 @@ func (c *checker) retried(r *request) *retry {
 			if reg.via != nil {
 				return c.failover(reg.site, reg.via.Args)
 			}
-			return c.failover(reg.site, r.call.Args)
+			return c.failover(reg.site, r.ctorArgs())
 		})
 		if len(regs) > 0 {
 			return &retry{send: send, regions: regs}

@@ -26,10 +26,11 @@ const (
 // request is one POST or PATCH request and what its function does with it.
 type request struct {
 	kind     reqKind
-	method   string        // "POST" or "PATCH"
-	call     *ast.CallExpr // the construction; for resty and kindPost, the sending call
-	pos, end token.Pos     // where a diagnostic goes
-	fn       ast.Node      // the *ast.FuncDecl or *ast.FuncLit whose body holds the uses
+	method   string            // "POST" or "PATCH"
+	call     *ast.CallExpr     // the construction; for resty and kindPost, the sending call; nil for a literal
+	lit      *ast.CompositeLit // the construction when it is a literal: &http.Request{Method: ...}, a description's
+	pos, end token.Pos         // where a diagnostic goes
+	fn       ast.Node          // the *ast.FuncDecl or *ast.FuncLit whose body holds the uses
 	vars     map[types.Object]bool
 	hdrs     map[types.Object]bool // variables holding the request's header map
 	sends    []*ast.CallExpr       // calls that send it, in source order
@@ -38,6 +39,8 @@ type request struct {
 	escapes  bool                  // the request leaves the function's sight (stored, sent on a channel)
 	returned bool                  // the function returns it
 	sender   *types.Func           // for kindPost: the function of the user's code that builds, sends and retries it (KeyFact.SendsMethod)
+	from     types.Object          // in a converter (KeyFact.Converts): the description it converts, whose headers it carries
+	handed   []*ast.CallExpr       // function values and interface methods it is handed to, which may set headers
 	// resty only
 	client  ast.Expr      // the client expression (c in c.R()), nil when unknown
 	rcall   *ast.CallExpr // the c.R() call of an inline chain
@@ -56,6 +59,18 @@ type keyEvent struct {
 // requestAt returns the POST or PATCH request that the call at cur builds
 // (or builds and sends), or nil.
 func (c *checker) requestAt(cur inspector.Cursor) *request {
+	if lit, ok := cur.Node().(*ast.CompositeLit); ok {
+		// A request literal, or a description's (describe.go).
+		me, ok := c.litMethod(lit)
+		if !ok || me == nil {
+			return nil
+		}
+		m := c.method(me)
+		if m == "" {
+			return nil
+		}
+		return c.valueRequest(cur, lit, m)
+	}
 	call := cur.Node().(*ast.CallExpr)
 	fn := c.callee(call)
 	if fn == nil {
@@ -137,10 +152,20 @@ func (c *checker) method(e ast.Expr) string {
 	return ""
 }
 
-// valueRequest follows the request value that call builds through the
-// variables of its function.
-func (c *checker) valueRequest(cur inspector.Cursor, call *ast.CallExpr, method string) *request {
+// valueRequest follows the request value that ctor (a call, or a
+// request literal) builds through the variables of its function.
+func (c *checker) valueRequest(cur inspector.Cursor, ctor ast.Expr, method string) *request {
+	return c.valueRequestFrom(cur, ctor, method, nil)
+}
+
+// valueRequestFrom is valueRequest for the request a converter builds
+// from the description from (KeyFact.Converts): the headers copied from
+// the description's own header fields are the description's.
+func (c *checker) valueRequestFrom(cur inspector.Cursor, ctor ast.Expr, method string, from types.Object) *request {
 	var obj types.Object
+	if u, ok := cur.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		cur = cur.Parent()
+	}
 	switch p := cur.Parent().Node().(type) {
 	case *ast.AssignStmt:
 		if len(p.Rhs) == 1 && len(p.Lhs) >= 1 {
@@ -156,11 +181,37 @@ func (c *checker) valueRequest(cur inspector.Cursor, call *ast.CallExpr, method 
 		return nil
 	}
 	r := &request{
-		kind: kindValue, method: method, call: call, pos: call.Pos(), end: call.End(), fn: fn,
-		vars: map[types.Object]bool{obj: true}, hdrs: map[types.Object]bool{},
+		kind: kindValue, method: method, pos: ctor.Pos(), end: ctor.End(), fn: fn,
+		vars: map[types.Object]bool{obj: true}, hdrs: map[types.Object]bool{}, from: from,
+	}
+	switch ctor := ctor.(type) {
+	case *ast.CallExpr:
+		r.call = ctor
+	case *ast.CompositeLit:
+		r.lit = ctor
+		c.litHeaders(r, ctor)
 	}
 	c.collect(r)
 	return r
+}
+
+// ctorArgs returns the expressions the request's construction is made
+// of: the call's arguments, the literal's element values.
+func (r *request) ctorArgs() []ast.Expr {
+	if r.lit != nil {
+		var out []ast.Expr
+		for _, e := range r.lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	if r.call != nil {
+		return r.call.Args
+	}
+	return nil
 }
 
 // restyRequest follows a resty request sent by call: the inline chain from
@@ -254,6 +305,9 @@ func (c *checker) restyEvent(r *request, call *ast.CallExpr, name string) {
 // headerEvent records a header set with the given name and value.
 func (c *checker) headerEvent(r *request, node ast.Node, name, value ast.Expr) {
 	s, ok := c.stringConst(name)
+	if !ok && r.from != nil && c.copiedFrom(node, name, r.from) {
+		return // the description's own headers: their keys are set on it
+	}
 	if !ok {
 		if judged, keyed := c.copiedHeader(node, name); !judged || keyed {
 			r.dynamic = true
@@ -281,7 +335,9 @@ func (c *checker) headerMap(r *request, node ast.Node, m ast.Expr) {
 	}
 	lit, ok := m.(*ast.CompositeLit)
 	if !ok {
-		r.dynamic = true
+		if judged, keyed := c.mapKeys(m, 0); !judged || keyed {
+			r.dynamic = true
+		}
 		return
 	}
 	for _, elt := range lit.Elts {
@@ -314,6 +370,34 @@ func (c *checker) collect(r *request) {
 		c.classify(r, cur, r.hdrs[obj])
 	}
 	slices.SortFunc(r.sends, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	for _, h := range r.handed {
+		if !c.afterSends(r, h, body) {
+			r.dynamic = true
+		}
+	}
+}
+
+// afterSends reports whether a call that takes the request runs only
+// after it was sent: it follows every send, and no loop or goto of the
+// function can bring it back before one (a callback told of a request
+// sent, as hooks(req, resp) after the send).
+func (c *checker) afterSends(r *request, call *ast.CallExpr, body *ast.BlockStmt) bool {
+	if len(r.sends) == 0 || call.Pos() < r.sends[len(r.sends)-1].End() {
+		return false
+	}
+	back := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			back = back || n.Pos() <= call.Pos() && call.Pos() < n.End()
+		case *ast.BranchStmt:
+			back = back || n.Tok == token.GOTO
+		case *ast.FuncLit:
+			back = back || n.Pos() <= call.Pos() && call.Pos() < n.End()
+		}
+		return !back
+	})
+	return !back
 }
 
 // aliases adds to the request's variables those assigned from them:
@@ -384,12 +468,12 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 			if holderField(c.pass.TypesInfo.TypeOf(x.X)) == sel.Obj() && c.rootKind(r, x.X, depth+1) == rootReq {
 				return rootReq
 			}
-			switch x.Sel.Name {
-			case "Request":
+			switch {
+			case x.Sel.Name == "Request":
 				if c.rootKind(r, x.X, depth+1) == rootReq {
 					return rootReq
 				}
-			case "Header":
+			case c.isHeaderField(x):
 				if c.rootKind(r, x.X, depth+1) == rootReq {
 					return rootHdr
 				}
@@ -406,6 +490,11 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 			return c.rootKind(r, arg(x, 0), depth+1)
 		case isResty(typesx.PkgPath(f)) && typesx.RecvName(f) == "Request" && ok && isRestyRequest(c.pass.TypesInfo.TypeOf(x)):
 			return c.rootKind(r, sel.X, depth+1)
+		case ok && c.converts(f):
+			// A description's converter: its result is the request.
+			if c.rootKind(r, sel.X, depth+1) == rootReq {
+				return rootReq
+			}
 		}
 	}
 	return rootNone
@@ -430,7 +519,7 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 					continue
 				}
 				switch {
-				case pn.Sel.Name == "Header" && !isHdr:
+				case c.isHeaderField(pn) && !isHdr:
 					isHdr = true
 					e = p
 					continue
@@ -463,9 +552,9 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			case (typesx.PkgPath(f) == "net/http" || isRetryable(typesx.PkgPath(f))) && typesx.RecvName(f) == "Request" && (f.Name() == "WithContext" || f.Name() == "Clone"):
 				e = p.Parent()
 				continue
-			case holderField(c.pass.TypesInfo.TypeOf(pn.X)) != nil:
-				// A method of a request holder: it may send the
-				// request, or set headers on it.
+			case holderField(c.pass.TypesInfo.TypeOf(pn.X)) != nil || c.descField(c.pass.TypesInfo.TypeOf(pn.X)) != nil:
+				// A method of a request holder or description: it may
+				// send the request, or set headers on it.
 				if fact := c.keyFact(f); fact != nil {
 					if fact.RecvHeaders {
 						r.dynamic = true
@@ -568,10 +657,14 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 	if f == nil || typesx.IsInterfaceMethod(f) {
 		// A function value or an interface method: a Do(req) that
 		// returns a response sends it; anything else may set headers.
-		if c.returnsResponse(call) {
+		switch {
+		case c.returnsResponse(call):
 			r.sends = append(r.sends, call)
-		} else {
-			r.dynamic = true
+		case f == nil && c.hookClean(call):
+			// A hook of the package's own type whose functions set no
+			// key and no header the pass cannot name.
+		default:
+			r.handed = append(r.handed, call) // may set headers, unless it runs after the send
 		}
 		return
 	}

@@ -56,7 +56,7 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 {
 		return -1
 	}
-	if rt := sig.Results().At(0).Type(); reqParam(rt) != rootReq && holderField(rt) == nil {
+	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil {
 		return -1
 	}
 	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
@@ -74,7 +74,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
 		return nil
 	}
 	params := stringParams(sig)
@@ -86,13 +86,12 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		return nil
 	}
 	var out []int
-	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		mi := c.methodArg(call)
-		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
+	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
+		ctor, me := c.construction(cur)
+		if ctor == nil || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
-		id, ok := ast.Unparen(arg(call, mi)).(*ast.Ident)
+		id, ok := ast.Unparen(me).(*ast.Ident)
 		if !ok {
 			continue
 		}
@@ -101,7 +100,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		if !ok || slices.Contains(out, i) || c.changedBeyondDefault(fd.Body, p) {
 			continue
 		}
-		if c.returnsClean(cur, call) {
+		if c.returnsClean(cur, ctor) {
 			out = append(out, i)
 		}
 	}
@@ -158,14 +157,38 @@ func (c *checker) testsEmpty(cond ast.Expr, v types.Object) bool {
 	return c.varOf(x) == v && isConst && s == ""
 }
 
-// returnsClean reports whether the request a builder call makes is
-// returned by its function with no idempotency key, nothing set on it
-// that the pass cannot name, and not kept anywhere else.
-func (c *checker) returnsClean(cur inspector.Cursor, call *ast.CallExpr) bool {
-	if ret, ok := cur.Parent().Node().(*ast.ReturnStmt); ok {
-		return len(ret.Results) > 0 && ret.Results[0] == ast.Expr(call)
+// construction returns the request construction at cur and its method
+// argument: a call with a method argument (methodArg), or a request
+// literal with a method element (litMethod); nil for anything else.
+func (c *checker) construction(cur inspector.Cursor) (ctor, method ast.Expr) {
+	switch n := cur.Node().(type) {
+	case *ast.CallExpr:
+		if mi := c.methodArg(n); mi >= 0 {
+			return n, arg(n, mi)
+		}
+	case *ast.CompositeLit:
+		if me, ok := c.litMethod(n); ok && me != nil {
+			return n, me
+		}
 	}
-	r := c.valueRequest(cur, call, "POST")
+	return nil, nil
+}
+
+// returnsClean reports whether the request a builder's construction
+// makes is returned by its function with no idempotency key, nothing set
+// on it that the pass cannot name, and not kept anywhere else.
+func (c *checker) returnsClean(cur inspector.Cursor, ctor ast.Expr) bool {
+	up := cur
+	if u, ok := up.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		up = up.Parent()
+	}
+	if ret, ok := up.Parent().Node().(*ast.ReturnStmt); ok {
+		if _, isLit := ctor.(*ast.CompositeLit); isLit && !c.cleanLit(ctor.(*ast.CompositeLit)) {
+			return false
+		}
+		return len(ret.Results) > 0 && ret.Results[0] == up.Node()
+	}
+	r := c.valueRequest(cur, ctor, "POST")
 	return r != nil && r.returned && !r.escapes && !r.dynamic && len(r.keys) == 0
 }
 

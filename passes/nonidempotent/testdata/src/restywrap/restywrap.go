@@ -14,7 +14,23 @@ type API struct {
 	client *resty.Client
 	plain  *resty.Client
 	keyed  *resty.Client
-	extra  map[string]string
+	extra  map[string]string // given a key by WithKey
+	labels map[string]string // never given one
+}
+
+// WithKey puts a key among the extra headers.
+func (a *API) WithKey(key string) {
+	a.extra["Idempotency-Key"] = key
+}
+
+// LabelR sets headers from a field no code of the package gives a key:
+// they carry none.
+func (a *API) LabelR() *resty.Request { // want LabelR:`idemKey\(resty\(retries\)\)`
+	return a.client.R().SetHeaders(a.labels)
+}
+
+func (a *API) labelled(body any) {
+	a.LabelR().SetBody(body).Post("https://api.example.com/orders") // want `POST is retried by the resty client of API.LabelR without an idempotency key`
 }
 
 func NewAPI() *API {
@@ -80,7 +96,7 @@ func (a *API) KeyedR(key string) *resty.Request {
 	return a.client.R().SetHeader("Idempotency-Key", key)
 }
 
-// ExtraR sets headers it cannot name.
+// ExtraR sets headers from a field the package gives a key.
 func (a *API) ExtraR() *resty.Request {
 	return a.client.R().SetHeaders(a.extra)
 }
