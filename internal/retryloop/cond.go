@@ -414,7 +414,7 @@ func namePolarity(name string, def int) int {
 // takes it (isRetryable(err), shouldRetry(resp, err)), or a method of the
 // attempt's value (resp.IsSuccess(), err.Temporary()).
 func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
-	if !isBool(typeOf(f.a, c)) {
+	if !isBool(typeOf(f.a, c)) && f.a.tupleVerdict(c) < 0 {
 		return []state{st}
 	}
 	fn := f.a.callee(c)

@@ -38,7 +38,9 @@
 //     arrives at the attempt again through the loop's head. What counts as
 //     failure is what the code tests as failure: a non-nil error, also
 //     classified (errors.Is, errors.As, a type assertion, a predicate of
-//     the error such as isRetryable(err)); the status of the attempt's
+//     the error such as isRetryable(err), also the boolean of one with
+//     more to say and no error, retry, why := p.shouldRetry(err, n));
+//     the status of the attempt's
 //     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
 //     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
 //     read as a set of failing statuses: in it, the status is a failure;
@@ -62,7 +64,8 @@
 //  4. The attempt repeats the same operation: its inputs do not depend on
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a handle looked up again, the attempt's number
-//     handed on, the failed part of the work (toRetry) are the same
+//     handed on (also a count that starts again from the constant it was
+//     declared with, attempts = 1), the failed part of the work (toRetry) are the same
 //     operation; a page token, an offset, the counter as an index, a
 //     halved size, a new value from a channel are not, also when a
 //     function of the package takes it (it has a result besides its error,

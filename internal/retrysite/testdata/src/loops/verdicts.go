@@ -1,0 +1,109 @@
+package loops
+
+import (
+	"context"
+	"time"
+)
+
+// Retry helpers of held-out code (issue 30), each beside the look-alike
+// that must stay silent.
+
+// ---- A verdict that says more than yes or no ----
+
+type caller struct {
+	c   *Client
+	max int
+}
+
+// shouldRetry says whether to retry, and why not.
+func (p *caller) shouldRetry(err error, v string, n int) (bool, string) {
+	if n >= p.max {
+		return false, "max retries"
+	}
+	return err != nil, ""
+}
+
+// The verdict is the first of two results: the loop goes round while the
+// classifier of the attempt's error says retry, as many times as it
+// allows.
+func (p *caller) get(ctx context.Context) (string, error) {
+	var v string
+	var err error
+	for n := 0; ; { // want `loop \[unknown bound\] delay=fixed dep=c`
+		v, err = p.c.Get(ctx, "k")
+		retry, reason := p.shouldRetry(err, v, n)
+		if !retry {
+			_ = reason
+			break
+		}
+		n++
+		time.Sleep(time.Second)
+	}
+	return v, err
+}
+
+// next says whether there is more, and where it starts.
+func (p *caller) next(err error, v string) (bool, string) { return v != "", v }
+
+// Look-alike: the verdict's name says nothing of a failure (more pages,
+// the next key): success goes round as well.
+func (p *caller) walk(ctx context.Context) error {
+	var err error
+	for n := 0; ; {
+		var v string
+		v, err = p.c.Get(ctx, "k")
+		more, _ := p.next(err, v)
+		if !more {
+			break
+		}
+		n++
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// ---- A count that starts again ----
+
+func withAttempt(ctx context.Context, n int) context.Context { return ctx }
+
+// The count restarts at its first value after progress: the attempt's
+// number, handed on, still names the same operation.
+func runCall(ctx context.Context, call func(context.Context) error, progressed func() bool) error {
+	attempts := 1
+	for { // want `loop \[time-bounded\] delay=fixed`
+		err := call(withAttempt(ctx, attempts))
+		if err == nil {
+			return nil
+		}
+		if progressed() {
+			attempts = 1
+		}
+		attempts++
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Look-alike: the variable jumps to a value it did not start from, so
+// it is no count of attempts: each call is given a different position.
+func runFrom(ctx context.Context, call func(context.Context) error, progressed func() bool) error {
+	pos := 1
+	for {
+		err := call(withAttempt(ctx, pos))
+		if err == nil {
+			return nil
+		}
+		if progressed() {
+			pos = 100
+		}
+		pos++
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
