@@ -46,7 +46,10 @@
 //     read as a set of failing statuses: in it, the status is a failure;
 //     out of it, any);
 //     a verdict returned with the attempt whose name says it wants a retry
-//     (retry, err := try()); an error carried in a result (res.Err,
+//     (retry, err := try()); a flag the loop sets from such tests, also
+//     more than once (needsRetry := err != nil, then needsRetry =
+//     cond(resp, err) for each condition: each value goes on with what
+//     it says); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
 //     reading the attempt's stream. Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
@@ -159,7 +162,11 @@
 //   - A predicate of the attempt's error or answer: the same name rule,
 //     after its body or fact (bodyPolarity); a predicate whose argument's
 //     name or type speaks of retries (HasStatusCode(resp, retryCodes...))
-//     holds for what is retried (argsNameRetry).
+//     holds for what is retried (argsNameRetry); one whose body, fact and
+//     name say nothing (a condition held in a variable) holds for a
+//     failure when the flag it is kept in says a retry is wanted
+//     (needsRetry = cond(resp, err): predicate's held, cond.go); a flag's
+//     success word (ok, done) is not used, as ok says too little.
 //   - Concurrency conflicts: a predicate or an error whose name says
 //     conflict or serialization (isConflictName), beside the SQLSTATE
 //     codes (conflictCodes) and bodies that compare with them

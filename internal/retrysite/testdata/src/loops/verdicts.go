@@ -107,3 +107,82 @@ func runFrom(ctx context.Context, call func(context.Context) error, progressed f
 		}
 	}
 }
+
+// ---- A verdict kept in a variable that says retry ----
+
+// retryCond is a condition of the caller's: nothing says what it holds for.
+type retryCond func(string, error) bool
+
+// The flag starts as the error's test, and any condition may set it: the
+// variable's name says what the conditions hold for, and each value it
+// is given goes on with what it says.
+func backoffOp(op func() (string, error), max int, conds []retryCond) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ { // want `loop \[max\+1 attempts\] delay=exponential`
+		var v string
+		v, err = op()
+		needsRetry := err != nil
+		for _, cond := range conds {
+			needsRetry = cond(v, err)
+			if needsRetry {
+				break
+			}
+		}
+		if !needsRetry {
+			return err
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	return err
+}
+
+// The same kept once: retry := cond(v, err).
+func backoffOne(op func() (string, error), max int, cond retryCond) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ { // want `loop \[max\+1 attempts\] delay=exponential`
+		var v string
+		v, err = op()
+		if retry := cond(v, err); !retry {
+			return err
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	return err
+}
+
+// Look-alike: the flag says the work is done, and a condition of the
+// caller's may say so of any answer: an answer that is not done goes
+// round, polling.
+func untilDone(op func() (string, error), max int, conds []retryCond) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ {
+		var v string
+		v, err = op()
+		done := err == nil
+		for _, cond := range conds {
+			done = cond(v, err)
+			if done {
+				break
+			}
+		}
+		if done {
+			return err
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	return err
+}
+
+// Look-alike: the same kept once, in ok.
+func untilOK(op func() (string, error), max int, cond retryCond) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ {
+		var v string
+		v, err = op()
+		if ok := cond(v, err); ok {
+			return err
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	return err
+}
