@@ -244,8 +244,8 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 			}
 			return with(st, st.out&oErr)
 		}
-		if _, ok := t.Underlying().(*types.Pointer); ok {
-			// A nil response comes with an error.
+		if nilAnswer(t) {
+			// A nil response, stream or connection comes with an error.
 			if isNil {
 				return with(st, st.out&oErr)
 			}
@@ -294,6 +294,20 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 		f.learn(x, st, &st, isNil)
 	}
 	return []state{st}
+}
+
+// nilAnswer reports whether a nil value of the attempt's result of type t
+// stands for no answer, which only a failure gives: a pointer (a
+// response), or an interface with methods (a stream, a connection). A
+// nil slice, map or any is an empty answer.
+func nilAnswer(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Interface:
+		return u.NumMethods() > 0
+	}
+	return false
 }
 
 // trackedErr reports whether x is an error variable the flow tracks.

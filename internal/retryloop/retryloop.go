@@ -51,7 +51,11 @@
 //     cond(resp, err) for each condition: each value goes on with what
 //     it says); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
-//     reading the attempt's stream. Conditions the analysis does not
+//     reading the attempt's stream; a nil answer of a pointer or an
+//     interface with methods (a response, a stream, a connection: only a
+//     failure gives none, so ws != nil && err == nil is success and its
+//     negation a failure; a nil slice, map or any is an empty answer).
+//     Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
 //     no failure an outage produces: an error variable of the package
 //     that the package makes only under conditions that test an answer

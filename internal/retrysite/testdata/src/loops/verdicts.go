@@ -186,3 +186,72 @@ func untilOK(op func() (string, error), max int, cond retryCond) error {
 	}
 	return err
 }
+
+// ---- A nil stream is no answer ----
+
+type watcher interface {
+	Watch(ctx context.Context) (watchStream, error)
+	Lookup(ctx context.Context) (any, error)
+}
+
+type watchStream interface{ Recv() (string, error) }
+
+func isHalt(err error) bool { return err == context.Canceled }
+
+// grow waits, and says how long to wait the next time.
+func grow(d time.Duration) time.Duration {
+	time.Sleep(d)
+	return d + d/4
+}
+
+// Opening a stream until one opens: a nil stream with no error goes
+// round too, but only a failure gives a nil stream, so success leaves.
+func openWatch(ctx context.Context, w watcher) (ws watchStream, err error) {
+	backoff := time.Millisecond
+	for { // want `loop \[time-bounded\] delay=exponential dep=w`
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		default:
+		}
+		if ws, err = w.Watch(ctx); ws != nil && err == nil {
+			break
+		}
+		if isHalt(err) {
+			return nil, err
+		}
+		backoff = grow(backoff)
+	}
+	return ws, nil
+}
+
+// Look-alike: a nil value of any type is an empty answer, which the loop
+// waits to see filled.
+func waitValue(ctx context.Context, w watcher) (any, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		default:
+		}
+		if v, err := w.Lookup(ctx); v != nil && err == nil {
+			return v, nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Look-alike: the stream's failures leave; only a nil stream goes round,
+// which a failure does not give.
+func openOnce(ctx context.Context, w watcher) (watchStream, error) {
+	for {
+		ws, err := w.Watch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if ws != nil {
+			return ws, nil
+		}
+		time.Sleep(time.Second)
+	}
+}
