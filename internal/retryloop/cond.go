@@ -58,7 +58,7 @@ func (f *flow) condDepth(e ast.Expr, st state, want bool, depth int) []state {
 			f.askGuard(x, &st)
 			return []state{verdict(st, want)}
 		}
-		return f.predicate(x, st, want)
+		return f.predicate(x, st, want, "")
 	case *ast.TypeAssertExpr:
 		// The ok of e, ok := err.(T): err is a T, so it is not nil.
 		if want {
@@ -244,8 +244,8 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 			}
 			return with(st, st.out&oErr)
 		}
-		if _, ok := t.Underlying().(*types.Pointer); ok {
-			// A nil response comes with an error.
+		if nilAnswer(t) {
+			// A nil response, stream or connection comes with an error.
 			if isNil {
 				return with(st, st.out&oErr)
 			}
@@ -296,6 +296,20 @@ func (f *flow) nilTest(x ast.Expr, st state, isNil bool) []state {
 	return []state{st}
 }
 
+// nilAnswer reports whether a nil value of the attempt's result of type t
+// stands for no answer, which only a failure gives: a pointer (a
+// response), or an interface with methods (a stream, a connection). A
+// nil slice, map or any is an empty answer.
+func nilAnswer(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Interface:
+		return u.NumMethods() > 0
+	}
+	return false
+}
+
 // trackedErr reports whether x is an error variable the flow tracks.
 func (f *flow) trackedErr(x ast.Expr) bool {
 	id, ok := x.(*ast.Ident)
@@ -326,7 +340,7 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 	i := f.slot(obj)
 	if i < 0 || f.roles[i] != roleFlag {
 		if pred := f.l.preds[obj]; pred != nil {
-			return f.condDepth(pred, st, want, depth+1)
+			return f.heldCond(pred, obj, st, want, depth+1)
 		}
 		return []state{st}
 	}
@@ -362,7 +376,7 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 		return []state{st}
 	}
 	if pred := f.l.preds[obj]; pred != nil {
-		return f.condDepth(pred, st, want, depth+1)
+		return f.heldCond(pred, obj, st, want, depth+1)
 	}
 	if want {
 		st.vals[i] = bNonNil
@@ -370,6 +384,16 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 		st.vals[i] = bNil
 	}
 	return []state{st}
+}
+
+// heldCond returns the states in which the condition e, kept in the
+// boolean v, is want: a predicate whose body, fact and name say nothing
+// is read by the name of v (needsRetry = cond(resp, err)).
+func (f *flow) heldCond(e ast.Expr, v types.Object, st state, want bool, depth int) []state {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && !(f.isGuardCall(c) && isBool(typeOf(f.a, c))) {
+		return f.predicate(c, st, want, v.Name())
+	}
+	return f.condDepth(e, st, want, depth)
 }
 
 // verdictPolarity says what a boolean returned with the attempt means
@@ -412,9 +436,11 @@ func namePolarity(name string, def int) int {
 // predicate returns the states in which a boolean call holds (want) or
 // not: errors.Is and errors.As on the attempt's error, a classifier that
 // takes it (isRetryable(err), shouldRetry(resp, err)), or a method of the
-// attempt's value (resp.IsSuccess(), err.Temporary()).
-func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
-	if !isBool(typeOf(f.a, c)) {
+// attempt's value (resp.IsSuccess(), err.Temporary()). held names the
+// variable the call's value is kept in, "" when none: when it says a
+// retry is wanted it gives the polarity that nothing else gives.
+func (f *flow) predicate(c *ast.CallExpr, st state, want bool, held string) []state {
+	if !isBool(typeOf(f.a, c)) && f.a.tupleVerdict(c) < 0 {
 		return []state{st}
 	}
 	fn := f.a.callee(c)
@@ -482,6 +508,12 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool) []state {
 	if pol == 0 && f.argsNameRetry(args) {
 		// HasStatusCode(resp, retryOptions.StatusCodes...): a test of the
 		// answer against the retry configuration holds for what is retried.
+		pol = +1
+	}
+	if pol == 0 && namePolarity(held, 0) == +1 {
+		// needsRetry = condition(resp, err): the variable says what the
+		// predicate holds for (only a retry: a success word of a variable
+		// is no more than ok).
 		pol = +1
 	}
 	switch pol {

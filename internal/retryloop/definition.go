@@ -205,8 +205,8 @@ func (f *flow) run(start outcome) {
 		fn := f.graph[k]
 		b := f.l.g.Blocks[k.block]
 		st := k.st
-		pastEnd := false // for i := range n after its last value: the loop ends
-		if b.Stmt == f.l.stmt && k != f.root {
+		pastEnd := false                       // for i := range n after its last value: the loop ends
+		if b.Stmt == f.l.stmt && k.from == 0 { // not the attempt's own block, nor a fork in one
 			st.passedHead = true
 			if b.Kind == cfg.KindRangeLoop && f.l.counter != nil {
 				if i := f.slot(f.l.counter); i >= 0 {
@@ -260,9 +260,27 @@ func (f *flow) run(start outcome) {
 					}
 				}
 			}
+			pre := st
 			st = f.transfer(n, st)
 			for _, s := range verdicts {
 				st.vals[s] = bVerdict
+			}
+			if len(verdicts) == 0 {
+				// needsRetry = cond(resp, err), for a flag assigned more
+				// than once: each value goes on with what it says.
+				forks := f.flagForks(n, pre, st)
+				for j, t := range forks {
+					if j == 0 {
+						st = t
+						continue
+					}
+					nk := fkey{block: k.block, from: i + 1, st: t}
+					fn.succ = append(fn.succ, nk)
+					if f.graph[nk] == nil {
+						f.graph[nk] = &fnode{}
+						work = append(work, nk)
+					}
+				}
 			}
 		}
 		if st.out == 0 && !arrived {
@@ -557,6 +575,50 @@ func (f *flow) verdictSlot(n ast.Node, c *ast.CallExpr) int {
 		}
 	}
 	return -1
+}
+
+// flagForks applies node n, an assignment of a condition to a tracked
+// flag that the loop assigns more than once (so its tests cannot read it
+// through the loop's preds), to the state pre, whose plain transfer is
+// st: it returns a state for each value the condition can have, with
+// what that value says of the outcome, or nil when the condition says
+// nothing of it (the flag is then unknown, as in st).
+func (f *flow) flagForks(n ast.Node, pre, st state) []state {
+	lhs, rhs := assignParts(n)
+	if len(lhs) != 1 || len(rhs) != 1 {
+		return nil
+	}
+	if as, ok := n.(*ast.AssignStmt); ok && as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
+		return nil
+	}
+	o := f.a.objOf(lhs[0])
+	s := f.slot(o)
+	if s < 0 || f.roles[s] != roleFlag || f.l.preds[o] != nil {
+		return nil
+	}
+	if _, isConst := f.a.boolConst(rhs[0]); isConst {
+		return nil
+	}
+	var forks []state
+	said := false
+	for _, want := range []bool{true, false} {
+		sts := f.heldCond(rhs[0], o, pre, want, 0)
+		if len(sts) == 0 {
+			said = true // the condition has the other value
+		}
+		for _, t := range sts {
+			if t.out != pre.out || t.seen != pre.seen {
+				said = true
+			}
+			t.vals = st.vals
+			t.vals[s] = map[bool]binding{true: bNonNil, false: bNil}[want]
+			forks = appendState(forks, t)
+		}
+	}
+	if !said {
+		return nil
+	}
+	return forks
 }
 
 // verdict applies a test of a budget's answer: the side where it allowed

@@ -540,6 +540,30 @@ func carriesError(t types.Type, from *types.Package) bool {
 	return false
 }
 
+// tupleVerdict returns the index of the boolean result of a call with
+// several results, one of them a boolean and none an error (retry, delay
+// := p.next(err)): a predicate that says more than yes or no. It returns
+// -1 for other calls.
+func (a *Definer) tupleVerdict(c *ast.CallExpr) int {
+	t, ok := typeOf(a, c).(*types.Tuple)
+	if !ok {
+		return -1
+	}
+	found := -1
+	for i := range t.Len() {
+		switch r := t.At(i).Type(); {
+		case typesx.IsError(r):
+			return -1
+		case isBool(r):
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
 // indexLoop works out which blocks of the function's graph belong to the
 // loop, and what the flows need to know of its body.
 func (a *Definer) indexLoop(l *loop) {
@@ -688,6 +712,16 @@ func (a *Definer) indexLoop(l *loop) {
 					// _, ok := err.(T)
 					if ta, ok := ast.Unparen(n.Rhs[0]).(*ast.TypeAssertExpr); ok {
 						one(lhs, ta)
+					} else if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && a.tupleVerdict(c) == i {
+						one(lhs, c)
+					} else {
+						one(lhs, nil)
+					}
+				case len(n.Rhs) == 1:
+					// retry, why := r.shouldRetry(err, resp): the verdict of
+					// a classifier with more to say.
+					if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && a.tupleVerdict(c) == i {
+						one(lhs, c)
 					} else {
 						one(lhs, nil)
 					}

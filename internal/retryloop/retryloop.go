@@ -38,15 +38,24 @@
 //     arrives at the attempt again through the loop's head. What counts as
 //     failure is what the code tests as failure: a non-nil error, also
 //     classified (errors.Is, errors.As, a type assertion, a predicate of
-//     the error such as isRetryable(err)); the status of the attempt's
+//     the error such as isRetryable(err), also the boolean of one with
+//     more to say and no error, retry, why := p.shouldRetry(err, n));
+//     the status of the attempt's
 //     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
 //     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
 //     read as a set of failing statuses: in it, the status is a failure;
 //     out of it, any);
 //     a verdict returned with the attempt whose name says it wants a retry
-//     (retry, err := try()); an error carried in a result (res.Err,
+//     (retry, err := try()); a flag the loop sets from such tests, also
+//     more than once (needsRetry := err != nil, then needsRetry =
+//     cond(resp, err) for each condition: each value goes on with what
+//     it says); an error carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
-//     reading the attempt's stream. Conditions the analysis does not
+//     reading the attempt's stream; a nil answer of a pointer or an
+//     interface with methods (a response, a stream, a connection: only a
+//     failure gives none, so ws != nil && err == nil is success and its
+//     negation a failure; a nil slice, map or any is an empty answer).
+//     Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
 //     no failure an outage produces: an error variable of the package
 //     that the package makes only under conditions that test an answer
@@ -62,7 +71,8 @@
 //  4. The attempt repeats the same operation: its inputs do not depend on
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a handle looked up again, the attempt's number
-//     handed on, the failed part of the work (toRetry) are the same
+//     handed on (also a count that starts again from the constant it was
+//     declared with, attempts = 1), the failed part of the work (toRetry) are the same
 //     operation; a page token, an offset, the counter as an index, a
 //     halved size, a new value from a channel are not, also when a
 //     function of the package takes it (it has a result besides its error,
@@ -156,7 +166,11 @@
 //   - A predicate of the attempt's error or answer: the same name rule,
 //     after its body or fact (bodyPolarity); a predicate whose argument's
 //     name or type speaks of retries (HasStatusCode(resp, retryCodes...))
-//     holds for what is retried (argsNameRetry).
+//     holds for what is retried (argsNameRetry); one whose body, fact and
+//     name say nothing (a condition held in a variable) holds for a
+//     failure when the flag it is kept in says a retry is wanted
+//     (needsRetry = cond(resp, err): predicate's held, cond.go); a flag's
+//     success word (ok, done) is not used, as ok says too little.
 //   - Concurrency conflicts: a predicate or an error whose name says
 //     conflict or serialization (isConflictName), beside the SQLSTATE
 //     codes (conflictCodes) and bodies that compare with them

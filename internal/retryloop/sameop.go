@@ -186,8 +186,13 @@ func (a *Definer) isCounter(l *loop, o types.Object) bool {
 				return false
 			}
 		case *ast.AssignStmt:
-			// attempt += 1 counts; offset += 100 moves.
-			if k, ok := a.intConst(n.Rhs[0]); !ok || n.Tok != token.ADD_ASSIGN || k != 1 {
+			// attempt += 1 counts; offset += 100 moves; attempt = 1, the
+			// value it starts from, counts again from the start.
+			k, ok := a.intConst(n.Rhs[0])
+			switch {
+			case ok && n.Tok == token.ADD_ASSIGN && k == 1:
+			case ok && n.Tok == token.ASSIGN && a.startsAt(l, v, k):
+			default:
 				return false
 			}
 		default:
@@ -195,6 +200,32 @@ func (a *Definer) isCounter(l *loop, o types.Object) bool {
 		}
 	}
 	return true
+}
+
+// startsAt reports whether v is declared before the loop, in its
+// function, with the constant k as its value (attempts := 1).
+func (a *Definer) startsAt(l *loop, v *types.Var, k int64) bool {
+	if v.Pos() >= l.stmt.Pos() {
+		return false
+	}
+	found := false
+	astx.InspectNoLit(l.fn, func(n ast.Node) bool {
+		if found || n == l.stmt {
+			return false
+		}
+		lhs, rhs := assignParts(n)
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok != token.DEFINE || len(lhs) != len(rhs) {
+			return true
+		}
+		for i, e := range lhs {
+			if id, ok := e.(*ast.Ident); ok && a.pass.TypesInfo.Defs[id] == v {
+				c, isConst := a.intConst(rhs[i])
+				found = isConst && c == k
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // invariant reports whether the variable id names holds the same value on
