@@ -62,8 +62,9 @@
 //  4. The attempt repeats the same operation: its inputs do not depend on
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a handle looked up again, the attempt's number
-//     handed on, the failed part of the work (toRetry) are the same
-//     operation; a page token, an offset, the counter as an index, a
+//     handed on, the failed part of the work (toRetry), what the attempt's
+//     error says (the node a redirect names, nodeAt(movedTo(err)), or a
+//     field of the error errors.As unwrapped) are the same operation; a page token, an offset, the counter as an index, a
 //     halved size, a new value from a channel are not, also when a
 //     function of the package takes it (it has a result besides its error,
 //     receives from a channel of values, sends on none, and makes no call

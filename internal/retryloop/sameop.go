@@ -213,7 +213,12 @@ func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 		return true
 	}
 	if f.isResultVar(v) {
-		return false // the attempt's own result feeds the next attempt
+		// The attempt's own answer feeds the next attempt: different
+		// work. Its error is what the failure says, read for the same
+		// operation, as an error errors.As unwrapped is: the node a
+		// redirect names (node = nodeAt(movedTo(err))), the part that
+		// failed.
+		return typesx.IsError(v.Type())
 	}
 	// Whether the loop rebuilds the value before each attempt or keeps it
 	// from the iteration before, it is the same operation when every
