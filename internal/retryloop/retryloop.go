@@ -64,12 +64,15 @@
 //     loop-invariant values, a handle looked up again, the attempt's number
 //     handed on, the failed part of the work (toRetry), what the attempt's
 //     error says (the node a redirect names, nodeAt(movedTo(err)), or a
-//     field of the error errors.As unwrapped) are the same operation; a page token, an offset, the counter as an index, a
-//     halved size, a new value from a channel are not, also when a
-//     function of the package takes it (it has a result besides its error,
-//     receives from a channel of values, sends on none, and makes no call
-//     that can fail but local work and its context's: a consumer group's
-//     Next); nor is a loop that refuses to repeat an input that failed.
+//     field of the error errors.As unwrapped), a duration handed on
+//     (the time left, ttl -= wait: the attempt's time limit, not its
+//     work) are the same operation; a page token, an offset, the counter
+//     as an index, a halved size, a new value from a channel are not,
+//     also when a function of the package takes it (it has a result
+//     besides its error, receives from a channel of values, sends on
+//     none, and makes no call that can fail but local work and its
+//     context's: a consumer group's Next); nor is a loop that refuses to
+//     repeat an input that failed.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -209,7 +210,10 @@ func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	if v == l.counter || v == l.over {
 		return v == l.over // a failover's endpoint changes by design
 	}
-	if depth > 4 {
+	if depth > 4 || durkind.IsDuration(v.Type()) {
+		// A duration is the attempt's time limit, not its work: the
+		// time left (ttl -= wait), a longer timeout, the same
+		// operation.
 		return true
 	}
 	if f.isResultVar(v) {

@@ -94,3 +94,44 @@ func (s *shardCluster) walk(ctx context.Context, key string) error {
 	}
 	return nil
 }
+
+// ---- The time left handed on ----
+
+var errNoResponders = errors.New("no responders")
+
+func (c *Client) request(ctx context.Context, subj string, timeout time.Duration) (string, error) {
+	return "", nil
+}
+
+// The request is sent again, while nobody answers, with the time that is
+// left: a duration is the attempt's time limit, not its work.
+func (c *Client) publish(ctx context.Context, subj string, ttl, wait time.Duration) (string, error) {
+	resp, err := c.request(ctx, subj, ttl)
+	for r := 0; errors.Is(err, errNoResponders) && r < 3; r++ { // want `loop \[4 attempts\]`
+		time.Sleep(wait)
+		ttl -= wait
+		if ttl <= 0 {
+			return "", errGaveUp
+		}
+		resp, err = c.request(ctx, subj, ttl)
+	}
+	return resp, err
+}
+
+func (c *Client) fetch(ctx context.Context, subj string, max int) (string, error) { return "", nil }
+
+// Look-alike: a count handed on and changed the same way asks for less
+// each time: other work.
+func (c *Client) fetchLess(ctx context.Context, subj string, max, step int) (string, error) {
+	resp, err := c.fetch(ctx, subj, max)
+	for r := 0; errors.Is(err, errNoResponders) && r < 3; r++ {
+		time.Sleep(time.Second)
+		max -= step
+		if max <= 0 {
+			return "", errGaveUp
+		}
+		resp, err = c.fetch(ctx, subj, max)
+	}
+	return resp, err
+}
+
