@@ -135,3 +135,65 @@ func (c *Client) fetchLess(ctx context.Context, subj string, max, step int) (str
 	return resp, err
 }
 
+// ---- Failover through a picker ----
+
+type metaBroker struct{ c *Client }
+
+type metadata struct{ brokers []string }
+
+func (b *metaBroker) metadata(ctx context.Context) (*metadata, error) { return nil, nil }
+
+type brokerSet struct{ live []*metaBroker }
+
+// leastLoaded picks a live broker, nil when none is left.
+func (s *brokerSet) leastLoaded() *metaBroker {
+	if len(s.live) == 0 {
+		return nil
+	}
+	return s.live[0]
+}
+
+func (s *brokerSet) drop(b *metaBroker) { s.live = s.live[1:] }
+
+// Failover: the loop asks the broker the picker hands out, drops it when
+// it fails or has nothing, and asks the next, until none is left.
+func (s *brokerSet) refresh(ctx context.Context) (*metadata, error) {
+	b := s.leastLoaded()
+	for ; b != nil; b = s.leastLoaded() { // want `loop \[unknown bound\] delay=none`
+		md, err := b.metadata(ctx)
+		if err == nil {
+			if len(md.brokers) == 0 {
+				s.drop(b)
+				continue
+			}
+			return md, nil
+		}
+		s.drop(b)
+	}
+	return nil, errGaveUp
+}
+
+type task struct{ spec string }
+
+type taskQueue struct{ tasks []*task }
+
+func (q *taskQueue) next() *task {
+	if len(q.tasks) == 0 {
+		return nil
+	}
+	t := q.tasks[0]
+	q.tasks = q.tasks[1:]
+	return t
+}
+
+// Look-alike: the same shape over tasks, which are no endpoints: each is
+// other work, and the first that succeeds ends the loop.
+func (q *taskQueue) firstDone(ctx context.Context, c *Client) (string, error) {
+	for t := q.next(); t != nil; t = q.next() {
+		v, err := c.Get(ctx, t.spec)
+		if err == nil {
+			return v, nil
+		}
+	}
+	return "", errGaveUp
+}
