@@ -118,6 +118,21 @@ func (c *Client) publish(ctx context.Context, subj string, ttl, wait time.Durati
 	return resp, err
 }
 
+// The same with a limit that may be none (max < 0): the time left is no
+// count of the attempts, whatever its test (ttl <= 0) looks like.
+func (c *Client) publishUpTo(ctx context.Context, subj string, ttl, wait time.Duration, max int) (string, error) {
+	resp, err := c.request(ctx, subj, ttl)
+	for r := 0; errors.Is(err, errNoResponders) && (r < max || max < 0); r++ { // want `loop \[unknown bound\]`
+		time.Sleep(wait)
+		ttl -= wait
+		if ttl <= 0 {
+			return "", errGaveUp
+		}
+		resp, err = c.request(ctx, subj, ttl)
+	}
+	return resp, err
+}
+
 func (c *Client) fetch(ctx context.Context, subj string, max int) (string, error) { return "", nil }
 
 // Look-alike: a count handed on and changed the same way asks for less
