@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -889,8 +890,12 @@ func (a *Definer) paramIndex(o types.Object) (int, bool) {
 
 // countedIn reports whether the loop increments (tok INC: obj++, obj += k)
 // or decrements (tok DEC: obj--, obj -= k) obj, in its body or post
-// statement.
+// statement. A duration counts time, not attempts (ttl -= wait: the
+// time left), so it is never counted.
 func (a *Definer) countedIn(l *loop, obj types.Object, tok token.Token) bool {
+	if durkind.IsDuration(obj.Type()) {
+		return false
+	}
 	assign := token.ADD_ASSIGN
 	if tok == token.DEC {
 		assign = token.SUB_ASSIGN

@@ -860,8 +860,9 @@ func derefType(t types.Type) types.Type {
 // lengthTest reads len(toRetry) == 0 on a list made from the attempt's
 // answer whose name says it holds failures (toRetry, failed): non-empty,
 // the attempt failed for some of its work; empty, nothing is left. In a
-// failover (a range over endpoints), len(addrs) == 0 on any list made
-// from the answer: empty, the endpoint had nothing, and the next is asked.
+// failover (a range over endpoints, or a picker's), len(addrs) == 0 on
+// any list made from the answer, or of it (len(md.Brokers) == 0): empty,
+// the endpoint had nothing, and the next is asked.
 func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
 	c, ok := ast.Unparen(x).(*ast.CallExpr)
 	if !ok || len(c.Args) != 1 {
@@ -870,12 +871,17 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); !ok || id.Name != "len" {
 		return nil, false
 	}
-	arg, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
-	if !ok {
+	arg := ast.Unparen(c.Args[0])
+	failed := false
+	switch x := arg.(type) {
+	case *ast.Ident:
+		failed = namePolarity(x.Name, 0) == +1
+	case *ast.SelectorExpr:
+		// len(md.Brokers) == 0: a list of the answer, in a failover.
+	default:
 		return nil, false
 	}
-	failed := namePolarity(arg.Name, 0) == +1
-	if !failed && f.l.list == nil {
+	if !failed && !f.l.failover() {
 		return nil, false
 	}
 	if b := f.valueOf(arg, st); b != bAttempt && b != bConsumer {

@@ -26,6 +26,14 @@ type loop struct {
 	// A range over a slice or array: a candidate failover.
 	over types.Object // the element variable (or the index, when there is no element)
 	list ast.Expr     // the ranged expression
+	// A for statement whose post statement picks the next endpoint
+	// (b = s.leastLoaded()) while the condition says one is left
+	// (b != nil): a failover too, over the endpoints the call hands out;
+	// over is the picked variable.
+	picker *ast.CallExpr
+	// cursor: the same shape over values that are no endpoints (for t :=
+	// q.next(); t != nil; t = q.next()): each is other work.
+	cursor types.Object
 
 	ticker *ast.CallExpr // for range t.C over a cenkalti/backoff ticker: the NewTicker call
 
@@ -61,6 +69,11 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	case *ast.ForStmt:
 		l.body, l.cond = s.Body, s.Cond
 		l.counter = a.forCounter(s)
+		if v, call := a.picker(s); v != nil && a.isEndpoint(v) {
+			l.over, l.picker = v, call
+		} else if v != nil {
+			l.cursor = v
+		}
 	case *ast.RangeStmt:
 		xt := a.pass.TypesInfo.TypeOf(s.X)
 		if xt == nil {
@@ -166,6 +179,11 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	}
 	lp := a.loopFacts(l, f)
 	lp.Bound, lp.BoundExits = a.loopBound(l, f)
+	if l.picker != nil && lp.Bound.Kind != BoundCount {
+		// No count: one attempt per endpoint the picker hands out,
+		// however long that takes.
+		lp.Bound = Bound{Kind: BoundUnknown, Note: "one per endpoint " + a.render(l.picker) + " hands out"}
+	}
 	lp.TickerBound = l.ticker != nil && lp.Bound == (Bound{}) && len(lp.BoundExits) == 0
 	lp.HeaderBound = a.headerBound(l, lp)
 	lp.Exempt = a.conflictOnly(l, f)
@@ -1114,4 +1132,28 @@ func (a *Definer) permutedList(x ast.Expr) ast.Expr {
 		return nil
 	}
 	return lc.Args[0]
+}
+
+// picker returns, for a for statement that picks the next value in its
+// post statement and goes on while one is left (for ; b != nil; b =
+// s.leastLoaded()), the picked variable and the call that picks it: a
+// variable of the function, compared with nil by a conjunct of the
+// condition. Loop asks whether it holds endpoints (isEndpoint).
+func (a *Definer) picker(s *ast.ForStmt) (*types.Var, *ast.CallExpr) {
+	as, ok := s.Post.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || s.Cond == nil {
+		return nil, nil
+	}
+	call, ok := unparen(as.Rhs[0]).(*ast.CallExpr)
+	v, isVar := a.objOf(as.Lhs[0]).(*types.Var)
+	if !ok || !isVar || v.IsField() {
+		return nil, nil
+	}
+	for _, c := range conjuncts(s.Cond) {
+		if b, ok := unparen(c).(*ast.BinaryExpr); ok && b.Op == token.NEQ &&
+			(a.objOf(b.X) == v && a.isNil(b.Y) || a.objOf(b.Y) == v && a.isNil(b.X)) {
+			return v, call
+		}
+	}
+	return nil, nil
 }

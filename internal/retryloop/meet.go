@@ -81,6 +81,10 @@ type Loop struct {
 	// List is the ranged list of a failover loop (a range over the
 	// endpoints of one operation), nil for others.
 	List ast.Expr
+	// Picker is the call that hands out the next endpoint of a failover
+	// loop that picks them (for ; b != nil; b = s.leastLoaded()), nil for
+	// others.
+	Picker *ast.CallExpr
 	// Ticker is the backoff.NewTicker call of a loop over a cenkalti
 	// ticker's channel (for range ticker.C), nil for others. TickerBound
 	// says that nothing but the backoff it is given bounds the loop: Bound
@@ -188,6 +192,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 		Body:      l.body,
 		Func:      l.fn,
 		List:      l.list,
+		Picker:    l.picker,
 		Ticker:    l.ticker,
 		Attempt:   f.call,
 		Failures:  failureKinds(f.arrive & oFailure),

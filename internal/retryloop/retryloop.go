@@ -72,21 +72,32 @@
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a handle looked up again, the attempt's number
 //     handed on (also a count that starts again from the constant it was
-//     declared with, attempts = 1), the failed part of the work (toRetry) are the same
-//     operation; a page token, an offset, the counter as an index, a
-//     halved size, a new value from a channel are not, also when a
-//     function of the package takes it (it has a result besides its error,
-//     receives from a channel of values, sends on none, and makes no call
-//     that can fail but local work and its context's: a consumer group's
-//     Next); nor is a loop that refuses to repeat an input that failed.
+//     declared with, attempts = 1), the failed part of the work
+//     (toRetry), what the attempt's error says (the node a redirect
+//     names, nodeAt(movedTo(err)), or a field of the error errors.As
+//     unwrapped), a duration handed on (the time left, ttl -= wait: the
+//     attempt's time limit, not its work) are the same operation; a page
+//     token, an offset, the counter as an index, a halved size, a new
+//     value from a channel are not, also when a function of the package
+//     takes it (it has a result besides its error, receives from a
+//     channel of values, sends on none, and makes no call that can fail
+//     but local work and its context's: a consumer group's Next); nor is
+//     a loop that refuses to repeat an input that failed.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the
 // attempt's target, or an index of such a list by the counter, or by the
 // elements of a random permutation of its indices (for _, i := range
 // rand.Perm(len(addrs)), the permutation directly or in a local), with the
-// bound "up to len(list) attempts". In a failover an empty answer
-// (len(addrs) == 0 on a list made from the attempt's answer) that moves on
+// bound "up to len(list) attempts". So is a for statement whose post
+// statement picks the next endpoint while its condition says one is left
+// (for ; b != nil; b = s.leastLoaded(), b an endpoint by its name or its
+// type's), whose endpoint is the attempt's target: one attempt per
+// endpoint the call hands out, unless the loop counts. The same shape over
+// values that are no endpoints (for t := q.next(); t != nil; t =
+// q.next()) goes through other work, as a range over them does. In a
+// failover an empty answer (len(addrs) == 0 on a list made from the
+// attempt's answer, or a list of it, len(md.Brokers) == 0) that moves on
 // to the next endpoint is no success: the endpoint had nothing. An
 // attempt inside a loop nested in the
 // retry loop is retried by the outer loop when it reaches the attempt again
@@ -179,7 +190,9 @@
 //     type's name ends in an endpoint word (host, addr, server, broker,
 //     endpoint, url, node, peer, replica, seed, ... : endpointWords in
 //     sameop.go): the list's type says nothing of what it holds. For a
-//     range over rand.Perm(len(xs)), the names are those of xs.
+//     range over rand.Perm(len(xs)), the names are those of xs. For a
+//     picker's loop, the picked variable's name or its type's name
+//     (isEndpoint).
 //   - The failed part of the work (toRetry, failed: failedPart and
 //     lengthTest): a list made from the attempt's answer whose name says
 //     retry or fail holds what is retried.

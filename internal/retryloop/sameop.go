@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -17,10 +18,8 @@ import (
 
 // sameOperation reports whether the attempt repeats one operation.
 func (a *Definer) sameOperation(l *loop, f *flow) bool {
-	if l.list != nil {
-		if !a.failoverTarget(l, f.call, l.over, l.list) {
-			return false
-		}
+	if l.failover() && !a.failoverTarget(l, f.call, l.over) {
+		return false
 	}
 	if a.receivesNext(f.call) {
 		return false
@@ -237,14 +236,22 @@ func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return true
 	}
-	if v == l.counter || v == l.over {
-		return v == l.over // a failover's endpoint changes by design
+	if v == l.counter || v == l.over || v == l.cursor {
+		return v == l.over // a failover's endpoint changes by design; a cursor's value is other work
 	}
-	if depth > 4 {
+	if depth > 4 || durkind.IsDuration(v.Type()) {
+		// A duration is the attempt's time limit, not its work: the
+		// time left (ttl -= wait), a longer timeout, the same
+		// operation.
 		return true
 	}
 	if f.isResultVar(v) {
-		return false // the attempt's own result feeds the next attempt
+		// The attempt's own answer feeds the next attempt: different
+		// work. Its error is what the failure says, read for the same
+		// operation, as an error errors.As unwrapped is: the node a
+		// redirect names (node = nodeAt(movedTo(err))), the part that
+		// failed.
+		return typesx.IsError(v.Type())
 	}
 	// Whether the loop rebuilds the value before each attempt or keeps it
 	// from the iteration before, it is the same operation when every
@@ -391,6 +398,20 @@ var endpointWords = []string{
 	"secondary", "master", "leader",
 }
 
+// failover reports whether the loop goes through endpoints: a range
+// over a list of them, or a picker's.
+func (l *loop) failover() bool { return l.list != nil || l.picker != nil }
+
+// isEndpoint reports whether a variable holds an endpoint, by its name
+// or its type's name: addr, b *Broker.
+func (a *Definer) isEndpoint(v types.Object) bool {
+	names := []string{v.Name()}
+	if n, ok := types.Unalias(derefType(v.Type())).(*types.Named); ok {
+		names = append(names, n.Obj().Name())
+	}
+	return endpointName(names)
+}
+
 // isEndpoints reports whether a list (or its element) holds endpoints of
 // one dependency, by its name or its element type's name: servers,
 // cfg.Brokers, addrs, []*Node.
@@ -422,6 +443,11 @@ func (a *Definer) isEndpoints(list ast.Expr, elem types.Object) bool {
 			names = append(names, n.Obj().Name())
 		}
 	}
+	return endpointName(names)
+}
+
+// endpointName reports whether one of the names ends in an endpoint word.
+func endpointName(names []string) bool {
 	for _, n := range names {
 		head := strings.ToLower(lastWord(n))
 		for _, w := range endpointWords {
@@ -447,13 +473,11 @@ func lastWord(n string) string {
 	return n
 }
 
-// failoverTarget reports whether a range over list is failover: the
-// element is the attempt's target (its receiver, or an argument) and the
-// list holds endpoints.
-func (a *Definer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object, list ast.Expr) bool {
-	if !a.isEndpoints(list, elem) {
-		return false
-	}
+// failoverTarget reports whether a loop over endpoints is failover: the
+// endpoint elem is the attempt's target (its receiver, or an argument).
+// (Loop has checked that the list or the picked variable holds
+// endpoints.)
+func (a *Definer) failoverTarget(l *loop, call *ast.CallExpr, elem types.Object) bool {
 	for _, in := range a.attemptInputs(call) {
 		if a.derivesFrom(l, in, elem, 0) {
 			return true

@@ -115,8 +115,13 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		note = " (its parameter " + b.Param + ")"
 	}
 	failover := s.Loop != nil && s.Loop.List != nil
-	switch b.Kind {
-	case retrysite.BoundCount:
+	switch {
+	case s.Loop != nil && s.Loop.Picker != nil && b.Kind != retrysite.BoundCount:
+		// A failover through the endpoints a call hands out: each gets
+		// one attempt, as in a range over a list.
+		cat = catCount
+		msg = fmt.Sprintf("%s tries each endpoint %s hands out in turn, with no %s: when all fail, one request makes one call per endpoint", subject, types.ExprString(s.Loop.Picker), lacks)
+	case b.Kind == retrysite.BoundCount:
 		cat = catCount
 		switch {
 		case failover:
@@ -132,10 +137,10 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		default:
 			msg = fmt.Sprintf("%s makes up to %s attempts%s with no %s: a failing dependency gets that many times its load", subject, b.Expr, note, lacks)
 		}
-	case retrysite.BoundTime:
+	case b.Kind == retrysite.BoundTime:
 		cat = catTime
 		msg = fmt.Sprintf("%s is bounded only by time%s, with no %s: a failing dependency gets every attempt that fits", subject, note, lacks)
-	case retrysite.Unbounded:
+	case b.Kind == retrysite.Unbounded:
 		cat = catUnbounded
 		msg = fmt.Sprintf("%s retries without bound%s and with no %s: a failing dependency gets unbounded load", subject, note, lacks)
 	default:
@@ -275,7 +280,7 @@ func quotaFix(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *analysis.
 // loopfix.go for where the guard goes and what a refusal does, budgets.go
 // for which budget).
 func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFix {
-	if s.Loop != nil && s.Loop.List != nil {
+	if s.Loop != nil && (s.Loop.List != nil || s.Loop.Picker != nil) {
 		return f.decline(s, whyFailover)
 	}
 	plan := planLoop(f.pass, file, s)

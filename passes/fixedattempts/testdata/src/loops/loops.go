@@ -142,3 +142,27 @@ func untilFull(ctx context.Context, c *Client, items []string) error {
 		items = append(items, "x")
 	}
 }
+
+type Broker struct{ c *Client }
+
+type brokers struct{ live []*Broker }
+
+func (b *brokers) leastLoaded() *Broker {
+	if len(b.live) == 0 {
+		return nil
+	}
+	return b.live[0]
+}
+
+func (b *brokers) drop() { b.live = b.live[1:] }
+
+// Failover through the brokers a picker hands out, one attempt each.
+func (b *brokers) refresh(ctx context.Context) error {
+	for br := b.leastLoaded(); br != nil; br = b.leastLoaded() { // want `retry loop tries each endpoint b\.leastLoaded\(\) hands out in turn, with no retry budget: when all fail, one request makes one call per endpoint`
+		if err := br.c.Get(ctx); err == nil {
+			return nil
+		}
+		b.drop()
+	}
+	return errors.New("out of brokers")
+}
