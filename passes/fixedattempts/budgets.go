@@ -13,11 +13,11 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // The budgets of the fixes: one per dependency, always, the dependency
@@ -288,7 +288,7 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 	if call == nil {
 		return ""
 	}
-	callee, _ := typeutil.Callee(f.pass.TypesInfo, call).(*types.Func)
+	callee := typesx.Callee(f.pass.TypesInfo, call)
 	if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" || len(call.Args) != 1 {
 		return ""
 	}
@@ -297,7 +297,7 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 		return ""
 	}
 	v, ok := f.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pos() >= pos || !isHTTPRequestPtr(v.Type()) {
+	if !ok || v.Pos() >= pos || !typesx.IsNamedPtr(v.Type(), "net/http", "Request") {
 		return ""
 	}
 	scope := f.pass.TypesInfo.Scopes[file]
@@ -348,22 +348,20 @@ func (f *fixer) builtWithBody(fn ast.Node, v *types.Var) bool {
 		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		callee, _ := typeutil.Callee(f.pass.TypesInfo, call).(*types.Func)
-		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != "net/http" || (callee.Name() != "NewRequest" && callee.Name() != "NewRequestWithContext") {
+		callee := typesx.Callee(f.pass.TypesInfo, call)
+		if !typesx.IsFunc(callee, "net/http", "NewRequest") && !typesx.IsFunc(callee, "net/http", "NewRequestWithContext") {
 			return true
 		}
 		lid, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident)
 		if !ok || f.pass.TypesInfo.ObjectOf(lid) != v {
 			return true
 		}
-		body := ast.Unparen(call.Args[len(call.Args)-1])
-		switch b := body.(type) {
-		case *ast.Ident:
-			if b.Name == "nil" && f.pass.TypesInfo.Uses[b] == types.Universe.Lookup("nil") {
-				return true
-			}
-		case *ast.SelectorExpr:
-			if obj := f.pass.TypesInfo.Uses[b.Sel]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "net/http" && obj.Name() == "NoBody" {
+		body := call.Args[len(call.Args)-1]
+		if typesx.IsNil(f.pass.TypesInfo, body) {
+			return true
+		}
+		if sel, ok := ast.Unparen(body).(*ast.SelectorExpr); ok {
+			if obj := f.pass.TypesInfo.Uses[sel.Sel]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "net/http" && obj.Name() == "NoBody" {
 				return true
 			}
 		}
@@ -371,16 +369,6 @@ func (f *fixer) builtWithBody(fn ast.Node, v *types.Var) bool {
 		return false
 	})
 	return found
-}
-
-// isHTTPRequestPtr reports whether t is *net/http.Request.
-func isHTTPRequestPtr(t types.Type) bool {
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	return ok && n.Obj().Name() == "Request" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http"
 }
 
 // stringField returns, when dep is a string field (a base URL or host),
