@@ -262,18 +262,10 @@ func (c *checker) hookClean(call *ast.CallExpr) bool {
 			break
 		}
 		for i := range sig.Params().Len() {
-			prm := sig.Params().At(i)
-			kind := c.reqParam(prm.Type())
-			if kind == rootNone {
+			r, _ := c.paramRequest(p, sig.Params().At(i))
+			if r == nil {
 				continue
 			}
-			r := &request{fn: p, vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{}}
-			if kind == rootReq {
-				r.vars[prm] = true
-			} else {
-				r.hdrs[prm] = true
-			}
-			c.collect(r)
 			if r.dynamic || len(r.keys) > 0 {
 				clean = false
 			}

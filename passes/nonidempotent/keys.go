@@ -392,22 +392,33 @@ func (c *checker) exportFacts() {
 	}
 }
 
+// paramRequest follows what fn does to its parameter p when p is a
+// request or its headers (kind), and returns what it found; nil and
+// rootNone for another parameter.
+func (c *checker) paramRequest(fn ast.Node, p *types.Var) (*request, int) {
+	kind := c.reqParam(p.Type())
+	if kind == rootNone {
+		return nil, rootNone
+	}
+	r := &request{fn: fn, vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{}}
+	if kind == rootReq {
+		r.vars[p] = true
+	} else {
+		r.hdrs[p] = true
+	}
+	c.collect(r)
+	return r, kind
+}
+
 func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	f := &KeyFact{}
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
-		kind := c.reqParam(p.Type())
-		if kind == rootNone {
+		r, kind := c.paramRequest(fd, p)
+		if r == nil {
 			continue
 		}
-		r := &request{fn: fd, vars: map[types.Object]bool{}, hdrs: map[types.Object]bool{}}
-		if kind == rootReq {
-			r.vars[p] = true
-		} else {
-			r.hdrs[p] = true
-		}
-		c.collect(r)
 		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) && c.resends(r) {
 			f.Retries = append(f.Retries, i)
 		}
