@@ -276,7 +276,7 @@ func buildEntries() []*Entry {
 		Op: -1, Policy: -1, Options: -1, Count: -1, Backoff: Backoff{Delay: GrowingDelay},
 		Default:    Bound{Kind: BoundCount, N: 1},
 		CountField: "RetryMax", GuardFields: []string{"CheckRetry", "PrepareRetry"}, BackoffField: "Backoff",
-		NoHook: "no fix: a client literal is not a client the fix can give a CheckRetry after it is made; make it with retryablehttp.NewClient, or set a CheckRetry that asks the client's own budget"})
+		Hook: HookCheckRetry})
 
 	for _, p := range named0(Resty).Paths {
 		for _, recv := range []string{"Client", "Request"} {

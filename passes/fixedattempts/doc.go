@@ -94,7 +94,11 @@
 //     backoff); a k8s retry.OnError gets a retriable predicate that asks
 //     the budget after the one in use; a go-retryablehttp client made by
 //     NewClient gets a CheckRetry that wraps the policy in use (the one the
-//     function sets, else DefaultRetryPolicy) and refuses with the policy's
+//     function sets, else DefaultRetryPolicy), and a client literal one that
+//     wraps the literal's CheckRetry (a literal with none panics on its
+//     first request; one the function that makes it also sends with is
+//     made per request, and a budget beside it would start full each
+//     time: neither gets a fix); either refuses with the policy's
 //     error or one naming the status, so that Do fails instead of returning
 //     a 503 as a success; a resty v2 client gets a retry condition that
 //     asks the budget, where the function adds no condition of its own
@@ -109,7 +113,7 @@
 //     about failures, so a budget in it gets no deposit from the calls
 //     that succeed; v1 retries by status code alone: a service config
 //     with retryThrottling is the alternative), a retry-go v5 retrier
-//     that serves other calls, client literals, or package-level clients.
+//     that serves other calls, or package-level clients.
 //     The finding's related line says why.
 //
 // The guard sits on the failure path, so the first attempt never asks the

@@ -26,7 +26,8 @@ import (
 // that does not follow, so the budget errs toward refusing.
 //
 //   - go-retryablehttp: the client's CheckRetry wraps the policy in use
-//     (the one the function sets, else retryablehttp.DefaultRetryPolicy).
+//     (the one the function sets, else retryablehttp.DefaultRetryPolicy;
+//     for a client literal, the one the literal sets).
 //     A refusal answers no retry with an error: the policy's, or, for a
 //     status the policy retries with no error, one naming the status, so
 //     that Do closes the response and fails as after its last attempt
@@ -47,7 +48,12 @@ import (
 // refuses with its own error: neither has a hook (the retryapi entries'
 // NoHook says so in the finding).
 func httpHook(s *retrysite.Site) string {
-	if _, ok := s.Node.(*ast.CallExpr); !ok || s.Func == nil {
+	switch s.Node.(type) {
+	case *ast.CallExpr, *ast.CompositeLit:
+	default:
+		return ""
+	}
+	if s.Func == nil {
 		return ""
 	}
 	switch h := hook(s); h {
@@ -63,6 +69,9 @@ func (f *fixer) httpLibraryFix(file *ast.File, s *retrysite.Site) *analysis.Sugg
 	hook := httpHook(s)
 	if hook == "" {
 		return nil
+	}
+	if lit, ok := s.Node.(*ast.CompositeLit); ok {
+		return f.literalCheckRetryFix(file, s, lit)
 	}
 	if !f.canImport {
 		return f.decline(s, whyNoBudget)
@@ -166,25 +175,10 @@ func (f *fixer) checkRetryFix(file *ast.File, s *retrysite.Site, call *ast.CallE
 	}
 	name, pkg, imp := f.clientBudget(file, client, at)
 	edits = append(edits, imp...)
-	ctxName, imp := fixutil.AddImport(f.pass, file, "context", at)
+	wrapper, imp := f.checkRetryWrapper(file, at, indent, name, policy)
 	edits = append(edits, imp...)
-	httpName, imp := fixutil.AddImport(f.pass, file, "net/http", at)
-	edits = append(edits, imp...)
-	fmtName, imp := fixutil.AddImport(f.pass, file, "fmt", at)
-	edits = append(edits, imp...)
-	c := types.ExprString(client)
 	text := name + " := " + pkg + ".New()\n" +
-		indent + c + ".CheckRetry = func(ctx " + ctxName + ".Context, resp *" + httpName + ".Response, err error) (bool, error) {\n" +
-		indent + "\tretry, checkErr := " + policy + "(ctx, resp, err)\n" +
-		indent + "\tif retry && " + name + ".TryRetry() {\n" +
-		indent + "\t\treturn true, checkErr\n" +
-		indent + "\t}\n" +
-		indent + "\t" + name + ".OnRequest()\n" +
-		indent + "\tif retry && checkErr == nil && err == nil && resp != nil {\n" +
-		indent + "\t\tcheckErr = " + fmtName + `.Errorf("unexpected status: %s", resp.Status)` + "\n" +
-		indent + "\t}\n" +
-		indent + "\treturn false, checkErr\n" +
-		indent + "}"
+		indent + types.ExprString(client) + ".CheckRetry = " + wrapper
 	if set == nil {
 		// On the line after the client's, after any comment that ends it.
 		tf := f.pass.Fset.File(stmt.End())
@@ -198,6 +192,122 @@ func (f *fixer) checkRetryFix(file *ast.File, s *retrysite.Site, call *ast.CallE
 	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
 	sortEdits(edits)
 	return &analysis.SuggestedFix{Message: "Guard the client's retries with a new retry budget " + name + " in its CheckRetry", TextEdits: edits}
+}
+
+// checkRetryWrapper returns a CheckRetry, as a function literal whose
+// lines after the first are indented by indent, that asks the budget
+// name when policy would retry: an allowed retry goes ahead; a refusal,
+// and any answer of no retry, deposits the request's share, and a refused
+// retry of a status the policy retries with no error gets an error naming
+// the status, so that Do closes the response and fails as after its last
+// attempt. The edits import what the literal names.
+func (f *fixer) checkRetryWrapper(file *ast.File, at token.Pos, indent, name, policy string) (string, []analysis.TextEdit) {
+	var edits []analysis.TextEdit
+	ctxName, imp := fixutil.AddImport(f.pass, file, "context", at)
+	edits = append(edits, imp...)
+	httpName, imp := fixutil.AddImport(f.pass, file, "net/http", at)
+	edits = append(edits, imp...)
+	fmtName, imp := fixutil.AddImport(f.pass, file, "fmt", at)
+	edits = append(edits, imp...)
+	text := "func(ctx " + ctxName + ".Context, resp *" + httpName + ".Response, err error) (bool, error) {\n" +
+		indent + "\tretry, checkErr := " + policy + "(ctx, resp, err)\n" +
+		indent + "\tif retry && " + name + ".TryRetry() {\n" +
+		indent + "\t\treturn true, checkErr\n" +
+		indent + "\t}\n" +
+		indent + "\t" + name + ".OnRequest()\n" +
+		indent + "\tif retry && checkErr == nil && err == nil && resp != nil {\n" +
+		indent + "\t\tcheckErr = " + fmtName + `.Errorf("unexpected status: %s", resp.Status)` + "\n" +
+		indent + "\t}\n" +
+		indent + "\treturn false, checkErr\n" +
+		indent + "}"
+	return text, edits
+}
+
+// literalCheckRetryFix gives a go-retryablehttp client literal
+// (&retryablehttp.Client{RetryMax: 3, CheckRetry: policy, ...}) a
+// CheckRetry that wraps its own and asks a budget made before the
+// statement. A literal must set CheckRetry (Do calls it: a literal
+// without one panics on its first request), as a name or a function
+// literal: a call would make a policy on every attempt instead of once.
+// A client that the function making it also sends with is made for each
+// request, and a budget made beside it would start full each time: no
+// fix.
+func (f *fixer) literalCheckRetryFix(file *ast.File, s *retrysite.Site, lit *ast.CompositeLit) *analysis.SuggestedFix {
+	body := astx.FuncBody(s.Func)
+	stmt := enclosingStmt(body, lit)
+	if stmt == nil {
+		return nil
+	}
+	var value ast.Expr
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "CheckRetry" {
+				value = kv.Value
+			}
+		}
+	}
+	if value == nil {
+		return f.decline(s, "no fix: the client literal sets no CheckRetry, which Do calls on every attempt; set one (retryablehttp.DefaultRetryPolicy) and run again")
+	}
+	var policy string
+	switch v := ast.Unparen(value).(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		policy = f.source(v)
+	case *ast.FuncLit:
+		policy = "(" + f.source(v) + ")"
+	default:
+		return f.decline(s, "no fix: the client literal's CheckRetry is computed by a call, which a wrapper would repeat on every attempt; keep the policy in a variable")
+	}
+	// The client: the variable or field it is kept in, else the literal
+	// itself, for the budget's name.
+	var client ast.Expr = lit
+	if as, ok := stmt.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && unaddr(as.Rhs[0]) == lit {
+		client = as.Lhs[0]
+		if f.sendsWith(body, client) {
+			return f.decline(s, "no fix: the function that makes the client sends with it, so the client is made for each request and a budget made beside it would start full every time; make the client once (a field or a package variable) and run again")
+		}
+	}
+	if !f.canImport {
+		return f.decline(s, whyNoBudget)
+	}
+	name, pkg, edits := f.clientBudget(file, client, stmt.Pos())
+	if client == ast.Expr(lit) {
+		name, pkg, edits = f.clientBudget(file, ast.NewIdent("client"), stmt.Pos())
+	}
+	indent := fixutil.Indent(f.pass, file, stmt.Pos())
+	edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(name + " := " + pkg + ".New()\n" + indent)})
+	wrapper, imp := f.checkRetryWrapper(file, stmt.Pos(), fixutil.Indent(f.pass, file, value.Pos()), name, policy)
+	edits = append(edits, imp...)
+	edits = append(edits, analysis.TextEdit{Pos: value.Pos(), End: value.End(), NewText: []byte(wrapper)})
+	sortEdits(edits)
+	return &analysis.SuggestedFix{Message: "Guard the client's retries with a new retry budget " + name + " in its CheckRetry", TextEdits: edits}
+}
+
+// unaddr returns x without parentheses and a leading &.
+func unaddr(x ast.Expr) ast.Expr {
+	x = ast.Unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return ast.Unparen(u.X)
+	}
+	return x
+}
+
+// sendsWith reports whether body calls a method of the client kept in
+// x (x.Do(req), x.Get(url)): the client is made where it is used.
+func (f *fixer) sendsWith(body *ast.BlockStmt, x ast.Expr) bool {
+	want := types.ExprString(x)
+	found := false
+	astx.InspectNoLit(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && types.ExprString(sel.X) == want {
+				if fn, ok := f.pass.TypesInfo.Uses[sel.Sel].(*types.Func); ok && fn.Signature().Recv() != nil {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // conditionFix gives a resty v2 client whose retries SetRetryCount turns

@@ -82,6 +82,23 @@ func BehaveCases() []rlbehave.Case {
 			Run: func(d *rlbehave.Dep) (string, error) {
 				return once(d, func() *Search { return NewSearch("http://search/", d) }).Query(ctx)
 			}},
+		// A client literal's CheckRetry wraps the literal's policy.
+		{Name: "Balance", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://ledger/ giving up after \d+ attempt\(s\): Get "http://ledger/": dependency down`,
+				rlbehave.Status: `GET http://ledger/ giving up after \d+ attempt\(s\): unexpected HTTP status 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Ledger { return NewLedger("http://ledger/", d) }).Balance(ctx)
+			}},
+		{Name: "Invoice", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://billing/ giving up after \d+ attempt\(s\): Get "http://billing/": dependency down`,
+				rlbehave.Status: `GET http://billing/ giving up after \d+ attempt\(s\): unexpected status: 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Billing { return NewBilling("http://billing/", d) }).Invoice(ctx)
+			}},
 		// go-retry: the wrapped backoff stops when the budget refuses,
 		// and Do returns the last error, unwrapped.
 		{Name: "User", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {

@@ -90,3 +90,69 @@ func (p *Profiles) Get(ctx context.Context) (string, error) {
 	}
 	return resp.Status(), nil
 }
+
+// A go-retryablehttp client literal kept in a field: its CheckRetry
+// wraps the one the literal sets and asks a budget made before it.
+type Ledger struct {
+	http *retryablehttp.Client
+	url  string
+}
+
+func NewLedger(url string, rt http.RoundTripper) *Ledger {
+	l := &Ledger{url: url}
+	l.http = &retryablehttp.Client{ // want `retryablehttp.Client makes up to 4 attempts`
+		HTTPClient: &http.Client{Transport: rt},
+		RetryMax:   3,
+		CheckRetry: retryablehttp.DefaultRetryPolicy,
+		Backoff:    retryablehttp.DefaultBackoff,
+	}
+	return l
+}
+
+func (l *Ledger) Balance(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, l.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := l.http.Do(req)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
+
+// A literal returned as it is made, with a policy literal that retries a
+// 503 with no error: the refusal names the status.
+func newBilling(rt http.RoundTripper) *retryablehttp.Client {
+	return &retryablehttp.Client{ // want `retryablehttp.Client makes up to 3 attempts`
+		HTTPClient: &http.Client{Transport: rt},
+		RetryMax:   2,
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			return err != nil || resp.StatusCode >= 500, nil
+		},
+		Backoff: retryablehttp.DefaultBackoff,
+	}
+}
+
+type Billing struct {
+	http *retryablehttp.Client
+	url  string
+}
+
+func NewBilling(url string, rt http.RoundTripper) *Billing {
+	return &Billing{http: newBilling(rt), url: url}
+}
+
+func (b *Billing) Invoice(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, b.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}

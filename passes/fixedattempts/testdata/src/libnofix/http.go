@@ -27,7 +27,8 @@ func newChecked() *retryablehttp.Client {
 	return c
 }
 
-// A client literal: no hook fix (its RetryMax is set where it is made).
+// A client literal that sets no CheckRetry panics on its first request
+// (Do calls it): no fix guesses which policy was meant.
 func newLiteral() *retryablehttp.Client {
 	return &retryablehttp.Client{RetryMax: 3} // want `retryablehttp.Client makes up to 4 attempts`
 }
@@ -47,4 +48,28 @@ func newResty() *resty.Client {
 // error: no fix.
 func newPolicy() retrypolicy.RetryPolicy[any] {
 	return retrypolicy.NewBuilder[any]().WithMaxRetries(3).Build() // want `retrypolicy.NewBuilder makes up to 4 attempts`
+}
+
+// A client literal made by the function that sends with it: a client per
+// request, whose budget would start full every time.
+func fetchOnce(ctx context.Context, url string) error {
+	client := &retryablehttp.Client{ // want `retryablehttp.Client makes up to 3 attempts`
+		RetryMax:   2,
+		CheckRetry: retryablehttp.DefaultRetryPolicy,
+		Backoff:    retryablehttp.DefaultBackoff,
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// The policy is a call: a wrapper would make it on every attempt.
+func newPolicyLiteral() *retryablehttp.Client {
+	return &retryablehttp.Client{RetryMax: 2, CheckRetry: policy(2)} // want `retryablehttp.Client makes up to 3 attempts`
 }
