@@ -299,8 +299,9 @@ type Definer struct {
 	params map[types.Object]int  // the parameters of the package's functions, by index; built on first use
 	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
 
-	polarities map[*types.Func]int // Polarity, memoized
-	sentinels  map[*types.Var]bool // the package's answer sentinels, built on first use
+	polarities map[*types.Func]int                 // Polarity, memoized
+	sentinels  map[*types.Var]bool                 // the package's answer sentinels, built on first use
+	kinds      map[*types.Var]map[*types.Const]int // kindClasses, by kind field
 }
 
 // New returns the definer of the pass's package. env says what the
