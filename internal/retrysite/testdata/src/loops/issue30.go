@@ -32,7 +32,7 @@ func lookupPartition(ctx context.Context, c *pconn, topic string, id int) (parti
 	found := make(chan partition, 1)
 	errs := make(chan error, 1)
 	go func() {
-		for attempt := 0; true; attempt++ { // want `loop`
+		for attempt := 0; true; attempt++ { // want `loop \[time-bounded\] delay=exponential dep=c`
 			if attempt != 0 {
 				if !sleepCtx(ctx, time.Duration(attempt)*100*time.Millisecond) {
 					errs <- ctx.Err()
@@ -97,7 +97,7 @@ func (n *txNode) write(ctx context.Context, cmds []string) error { return nil }
 // not a nil error.
 func txPipeline(ctx context.Context, n *txNode, cmds []string, max int) error {
 	var lastErr error
-	for attempt := 0; attempt <= max; attempt++ { // want `loop`
+	for attempt := 0; attempt <= max; attempt++ { // want `loop \[max\+1 attempts\] delay=fixed dep=n`
 		if attempt > 0 {
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -125,7 +125,7 @@ type streamer struct {
 func (s *streamer) stream(req *http.Request) (*http.Response, error) {
 	var res *http.Response
 	var err error
-	for i := 0; i <= s.maxRetries; i++ { // want `loop`
+	for i := 0; i <= s.maxRetries; i++ { // want `loop \[s.maxRetries\+1 attempts\] delay=fixed dep=hc`
 		if i > 0 {
 			req = req.Clone(req.Context())
 		}
@@ -231,7 +231,7 @@ func (n *txNode) page(ctx context.Context, cursor string) *pageOutcome {
 
 // Look-alike: a classification loop that pages: its success kind goes on
 // to the next page.
-func pages(ctx context.Context, n *txNode) error {
+func classifiedPages(ctx context.Context, n *txNode) error {
 	cursor := "start"
 	for {
 		out := n.page(ctx, cursor)
