@@ -354,8 +354,14 @@ func (f *flow) run(start outcome) {
 // before the statement that holds the attempt, with no value or a
 // constant one (var retry bool, failed := false), at that value: each
 // iteration declares them again, so the attempt finds them so unless a
-// statement between assigns them.
+// statement between assigns them. An attempt in a nested loop finds
+// them as the iteration left them: unknown.
 func (f *flow) declared(st state) state {
+	if f.nested {
+		// The attempt is made again within the iteration (an inner
+		// failover), after the body may have changed them.
+		return st
+	}
 	at := -1
 	for i, s := range f.l.body.List {
 		if astx.Within(f.call, s) {

@@ -363,12 +363,12 @@ func (a *Definer) invariantDef(l *loop, f *flow, d def, depth int) bool {
 	if d.rhs == nil {
 		return false
 	}
-	if !f.readsFailure && f.failureOnly(d.node) {
-		// node = nodeAt(out.addr) where only a failure goes: what the
-		// failure says, read for the same operation.
-		f.readsFailure = true
-		defer func() { f.readsFailure = false }()
-	}
+	// node = nodeAt(out.addr) where only a failure goes: what the
+	// failure says, read for the same operation. Each assignment read on
+	// the way is judged by where it is made.
+	prev := f.readsFailure
+	f.readsFailure = f.failureOnly(d.node)
+	defer func() { f.readsFailure = prev }()
 	return a.sameValue(l, f, d.rhs, depth+1)
 }
 

@@ -71,13 +71,17 @@ const (
 	txOK txKind = iota
 	txTryAgain
 	txConnFailed
+	txMoved
 	txFatal
 )
 
 type txOutcome struct {
 	kind txKind
 	err  error
+	addr string
 }
+
+func nodeAt(addr string) *txNode { return &txNode{} }
 
 type txNode struct{}
 
@@ -87,6 +91,9 @@ func (n *txNode) exec(ctx context.Context, cmds []string) *txOutcome {
 	}
 	if len(cmds) == 0 {
 		return &txOutcome{kind: txFatal, err: errGaveUp}
+	}
+	if len(cmds) == 1 {
+		return &txOutcome{kind: txMoved, err: errGaveUp, addr: cmds[0]}
 	}
 	return &txOutcome{kind: txOK}
 }
@@ -107,6 +114,9 @@ func txPipeline(ctx context.Context, n *txNode, cmds []string, max int) error {
 		case txOK:
 			return nil
 		case txTryAgain, txConnFailed:
+		case txMoved:
+			// What the failure says: the node it names.
+			n = nodeAt(out.addr)
 		case txFatal:
 			return lastErr
 		}
