@@ -151,6 +151,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 		if c, isConst := f.a.intConst(y); isConst {
 			return f.statusTest(div, op, c, st, want)
 		}
+		if out, ok := f.memberTest(div, y, op, st, want); ok {
+			return out
+		}
 		return []state{st}
 	}
 	// The attempt's error compared with a sentinel (err == ErrBusy), or a
@@ -178,6 +181,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 			return f.nilTest(x, st, false)
 		}
 		return []state{st}
+	}
+	if out, ok := f.kindTest(x, y, op, st, want); ok {
+		return out
 	}
 	if out, ok := f.lengthTest(x, y, op, st, want); ok {
 		return out
@@ -614,6 +620,98 @@ func (f *flow) statusTest(div int64, op token.Token, c int64, st state, want boo
 		}
 	}
 	return with(st, o)
+}
+
+// memberTest reads a status compared with the element of a range over a
+// list of statuses (for _, code := range retryOn { if resp.StatusCode ==
+// code { ... } }): a test of membership, the list's counterpart of a map
+// of booleans by the status. A list of constants (a literal, or a
+// variable of the package assigned once from one) holds those statuses;
+// a list whose name or type speaks of retries (argsNameRetry) holds the
+// failing statuses, as the map does. Out of the list the status may be
+// any. Other lists say nothing (ok is false).
+func (f *flow) memberTest(div int64, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
+	if op != token.EQL && op != token.NEQ {
+		return nil, false
+	}
+	list := f.l.rangedList(f.a, y)
+	if list == nil {
+		return nil, false
+	}
+	codes, isConst := f.a.constInts(list)
+	if !isConst && !f.argsNameRetry([]ast.Expr{list}) {
+		return nil, false
+	}
+	st.seen = true
+	if want != (op == token.EQL) {
+		return with(st, expand(st.out)), true // out of the list: any status
+	}
+	if !isConst {
+		return with(st, expand(st.out)&^o2xx), true
+	}
+	var o outcome
+	for _, c := range codes {
+		for _, s := range f.statusTest(div, token.EQL, c, st, true) {
+			o |= s.out
+		}
+	}
+	return with(st, o), true
+}
+
+// rangedList returns the list whose elements y ranges over, when y is the
+// value of a range statement of the loop's body over a slice or array of
+// integers; nil otherwise.
+func (l *loop) rangedList(a *Definer, y ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(y).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	o := a.pass.TypesInfo.Uses[id]
+	if o == nil || !isInteger(o.Type()) {
+		return nil
+	}
+	var list ast.Expr
+	ast.Inspect(l.body, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || list != nil {
+			return list == nil
+		}
+		if v, ok := rs.Value.(*ast.Ident); ok && a.pass.TypesInfo.Defs[v] == o {
+			switch typeOf(a, rs.X).Underlying().(type) {
+			case *types.Slice, *types.Array:
+				list = rs.X
+			}
+		}
+		return true
+	})
+	return list
+}
+
+// constInts returns the integer constants of a list literal, directly or
+// as the one value of a variable of the package that is never assigned
+// again.
+func (a *Definer) constInts(list ast.Expr) ([]int64, bool) {
+	e := ast.Unparen(list)
+	if id, ok := e.(*ast.Ident); ok {
+		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok || a.host.Reassigned(v) {
+			return nil, false
+		}
+		e = ast.Unparen(a.host.Definition(v))
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return nil, false
+	}
+	var out []int64
+	for _, el := range lit.Elts {
+		c, ok := a.intConst(el)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
 }
 
 // expand turns an answer whose status was not tested into every class

@@ -144,6 +144,9 @@ type flow struct {
 	graph            map[fkey]*fnode // the explored graph, for the meeting point
 	root             fkey
 	budgetHit        bool // the exploration was cut short
+	// readsFailure: sameOperation is reading an assignment that only a
+	// failing path makes, where the attempt's answer says what failed.
+	readsFailure bool
 }
 
 // exit is a branch where a path that carries a failure can leave the loop.
@@ -184,7 +187,7 @@ func (f *flow) run(start outcome) {
 	if idx < 0 {
 		return
 	}
-	st := state{out: start}
+	st := f.declared(state{out: start})
 	st = f.bindAttempt(f.node, st)
 	f.root = fkey{block: f.start.Index, from: idx + 1, st: st}
 	// The attempt in a condition (if call() == nil, for call() != nil):
@@ -347,6 +350,96 @@ func (f *flow) run(start outcome) {
 	}
 }
 
+// declared returns st with the variables the loop's body declares
+// before the statement that holds the attempt, with no value or a
+// constant one (var retry bool, failed := false), at that value: each
+// iteration declares them again, so the attempt finds them so unless a
+// statement between assigns them. An attempt in a nested loop finds
+// them as the iteration left them: unknown.
+func (f *flow) declared(st state) state {
+	if f.nested {
+		// The attempt is made again within the iteration (an inner
+		// failover), after the body may have changed them.
+		return st
+	}
+	at := -1
+	for i, s := range f.l.body.List {
+		if astx.Within(f.call, s) {
+			at = i
+		}
+	}
+	for i := 0; i < at; i++ {
+		var nodes []ast.Node
+		switch s := f.l.body.List[i].(type) {
+		case *ast.DeclStmt:
+			if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				for _, sp := range gd.Specs {
+					nodes = append(nodes, sp)
+				}
+			}
+		case *ast.AssignStmt:
+			if s.Tok == token.DEFINE {
+				nodes = append(nodes, s)
+			}
+		}
+		for _, n := range nodes {
+			lhs, rhs := assignParts(n)
+			if len(rhs) != 0 && len(rhs) != len(lhs) {
+				continue
+			}
+			constant := true
+			for _, r := range rhs {
+				_, isBool := f.a.boolConst(r)
+				constant = constant && (isBool || f.a.isNil(r))
+			}
+			if !constant {
+				continue
+			}
+			after := st
+			after = f.transfer(n, after)
+			for _, l := range lhs {
+				v, ok := f.a.objOf(l).(*types.Var)
+				if s := f.slot(v); ok && s >= 0 && !f.assignedBetween(v, n.End(), f.call.Pos()) {
+					st.vals[s] = after.vals[s]
+				}
+			}
+		}
+	}
+	return st
+}
+
+// assignedBetween reports whether the loop's body may assign v between
+// the positions from and to: an assignment, an increment, its address
+// taken.
+func (f *flow) assignedBetween(v *types.Var, from, to token.Pos) bool {
+	found := false
+	ast.Inspect(f.l.body, func(n ast.Node) bool {
+		if found || n == nil || n.End() <= from || n.Pos() >= to {
+			return false
+		}
+		var targets []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.IncDecStmt:
+			targets = []ast.Expr{n.X}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				targets = []ast.Expr{n.X}
+			}
+		case *ast.RangeStmt:
+			targets = []ast.Expr{n.Key, n.Value}
+		}
+		for _, t := range targets {
+			if t != nil && n.Pos() > from && f.a.objOf(t) == v {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
 type exitKey struct {
 	node  ast.Node
 	onYes bool
@@ -439,6 +532,13 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 		cc := yes.Stmt.(*ast.CaseClause)
 		node = cc
 		ys, ns = f.typeCase(f.l.typeSwitch[cc], cc, st)
+	case b.Kind == cfg.KindRangeLoop && f.searchesAnswer(b.Stmt, st):
+		// for _, p := range ps { if p.ID == id { return p } }: the
+		// answer ran out without what the loop looks for.
+		ys, ns = []state{st}, []state{st}
+		if st.out&oSuccess != 0 {
+			ns[0].out = st.out&^oSuccess | oEnd
+		}
 	case b.Kind == cfg.KindRangeLoop || len(b.Nodes) == 0:
 		ys, ns = []state{st}, []state{st}
 	default:
@@ -463,6 +563,59 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 		out = append(out, edge{from: b, to: no, st: s, node: node, yes: false})
 	}
 	return out
+}
+
+// searchesAnswer reports whether s, a range statement, searches the
+// attempt's answer: it ranges over the attempt's value, and its body is
+// only tests of the element that leave the loop under study when they
+// hold (if p.ID == id { found <- p; return }). Running out of elements,
+// the answer did not hold what the loop waits for: no success, as an
+// empty answer is none (io.ErrNoProgress). A range that does anything
+// else with the elements (handles, sends, collects them) is work on the
+// answer, not a search.
+func (f *flow) searchesAnswer(s ast.Stmt, st state) bool {
+	rs, ok := s.(*ast.RangeStmt)
+	if !ok || rs == f.l.stmt || len(rs.Body.List) == 0 {
+		return false
+	}
+	if b := f.valueOf(rs.X, st); b != bAttempt && b != bConsumer {
+		return false
+	}
+	var elems []types.Object
+	for _, e := range []ast.Expr{rs.Key, rs.Value} {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			elems = append(elems, f.a.pass.TypesInfo.Defs[id])
+		}
+	}
+	for _, x := range rs.Body.List {
+		is, ok := x.(*ast.IfStmt)
+		if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) == 0 {
+			return false
+		}
+		tests := false
+		for _, o := range elems {
+			if o != nil && typesx.Refers(f.a.pass.TypesInfo, is.Cond, o) {
+				tests = true
+			}
+		}
+		if !tests || !f.leavesLoop(is.Body.List[len(is.Body.List)-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// leavesLoop reports whether the statement s, the last of a test in
+// a range statement of the loop's body, leaves the loop under study: a
+// return, or a break of its label.
+func (f *flow) leavesLoop(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok == token.BREAK && s.Label != nil && f.l.label != nil && f.a.pass.TypesInfo.Uses[s.Label] == f.l.label
+	}
+	return false
 }
 
 // branchCond returns the boolean condition that decides the branch at

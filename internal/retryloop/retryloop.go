@@ -44,9 +44,18 @@
 //     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
 //     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
 //     read as a set of failing statuses: in it, the status is a failure;
-//     out of it, any);
+//     out of it, any; or a comparison with the element of a range over a
+//     list, for _, code := range retryOn { if resp.StatusCode == code
+//     {...} }, a set too: a list of constants holds those statuses, a
+//     list named for retries the failing ones, other lists say nothing);
+//     the kind of an answer that carries an error (out.kind == txOK, a
+//     switch on it), when the package's literals of the answer's type
+//     make that kind only without an error (success) or only with one (a
+//     failure);
 //     a verdict returned with the attempt whose name says it wants a retry
-//     (retry, err := try()); a flag the loop sets from such tests, also
+//     (retry, err := try()); a flag the loop sets from such tests (one
+//     declared in the body before the attempt holds its declared value
+//     there, var retry bool is false), also
 //     more than once (needsRetry := err != nil, then needsRetry =
 //     cond(resp, err) for each condition: each value goes on with what
 //     it says); an error carried in a result (res.Err,
@@ -54,7 +63,11 @@
 //     reading the attempt's stream; a nil answer of a pointer or an
 //     interface with methods (a response, a stream, a connection: only a
 //     failure gives none, so ws != nil && err == nil is success and its
-//     negation a failure; a nil slice, map or any is an empty answer).
+//     negation a failure; a nil slice, map or any is an empty answer);
+//     a search of the attempt's answer that runs out (for _, p := range
+//     ps { if p.ID == id { return p } }: a range over the answer whose
+//     body only tests the element and leaves the loop when a test holds)
+//     is no success: the answer did not hold what the loop waits for.
 //     Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
 //     no failure an outage produces: an error variable of the package
@@ -70,12 +83,14 @@
 //     that asserts an expected error on every iteration.
 //  4. The attempt repeats the same operation: its inputs do not depend on
 //     what earlier iterations did. A request rebuilt each iteration from
-//     loop-invariant values, a handle looked up again, the attempt's number
+//     loop-invariant values, a copy of the request (req =
+//     req.Clone(req.Context())), a handle looked up again, the attempt's number
 //     handed on (also a count that starts again from the constant it was
 //     declared with, attempts = 1), the failed part of the work
 //     (toRetry), what the attempt's error says (the node a redirect
 //     names, nodeAt(movedTo(err)), or a field of the error errors.As
-//     unwrapped), a duration handed on (the time left, ttl -= wait: the
+//     unwrapped, or what the answer says where only a failure goes:
+//     node = nodeAt(out.addr) in the case of a failing kind), a duration handed on (the time left, ttl -= wait: the
 //     attempt's time limit, not its work) are the same operation; a page
 //     token, an offset, the counter as an index, a halved size, a new
 //     value from a channel are not, also when a function of the package
@@ -193,6 +208,13 @@
 //     range over rand.Perm(len(xs)), the names are those of xs. For a
 //     picker's loop, the picked variable's name or its type's name
 //     (isEndpoint).
+//   - A list of statuses (for _, code := range retryOnStatus): when its
+//     elements are no constants of the package, a list named for retries
+//     (argsNameRetry) holds the failing statuses (memberTest, cond.go).
+//   - A copy of the attempt's input: a method of the value named Clone,
+//     Copy, DeepCopy or WithContext that returns the value's type (copyOf,
+//     sameop.go): a method's result type cannot tell a copy from the next
+//     page (q.Next()).
 //   - The failed part of the work (toRetry, failed: failedPart and
 //     lengthTest): a list made from the attempt's answer whose name says
 //     retry or fail holds what is retried.
@@ -299,8 +321,9 @@ type Definer struct {
 	params map[types.Object]int  // the parameters of the package's functions, by index; built on first use
 	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
 
-	polarities map[*types.Func]int // Polarity, memoized
-	sentinels  map[*types.Var]bool // the package's answer sentinels, built on first use
+	polarities map[*types.Func]int                 // Polarity, memoized
+	sentinels  map[*types.Var]bool                 // the package's answer sentinels, built on first use
+	kinds      map[*types.Var]map[*types.Const]int // kindClasses, by kind field
 }
 
 // New returns the definer of the pass's package. env says what the

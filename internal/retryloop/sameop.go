@@ -251,7 +251,7 @@ func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 		// operation, as an error errors.As unwrapped is: the node a
 		// redirect names (node = nodeAt(movedTo(err))), the part that
 		// failed.
-		return typesx.IsError(v.Type())
+		return typesx.IsError(v.Type()) || f.readsFailure
 	}
 	// Whether the loop rebuilds the value before each attempt or keeps it
 	// from the iteration before, it is the same operation when every
@@ -262,6 +262,9 @@ func (a *Definer) invariant(l *loop, f *flow, id *ast.Ident, depth int) bool {
 	for _, d := range a.defsInLoop(l, v) {
 		if outer && d.compound {
 			return false // offset += n: the old value, changed
+		}
+		if outer && d.rhs != nil && a.copyOf(d.rhs, v) {
+			continue // req = req.Clone(req.Context()): the same value, copied
 		}
 		if outer && d.rhs != nil && typesx.Refers(a.pass.TypesInfo, d.rhs, v) && !a.handedToCall(d.rhs, v) {
 			return false // size = size / 2: the old value, changed
@@ -295,6 +298,48 @@ func (a *Definer) handedToCall(rhs ast.Expr, v *types.Var) bool {
 	return bare && !typesx.Refers(a.pass.TypesInfo, c.Fun, v)
 }
 
+// copyOf reports whether rhs copies v: a method of v named Clone, Copy,
+// DeepCopy or WithContext whose result has v's type (req.Clone(ctx),
+// req.WithContext(ctx)), whose arguments read v only through its methods
+// of no argument (req.Context()). The copy is the value it was made from,
+// so the attempt it feeds is the same operation.
+func (a *Definer) copyOf(rhs ast.Expr, v *types.Var) bool {
+	c, ok := unparen(rhs).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || a.objOf(sel.X) != v {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "Clone", "Copy", "DeepCopy", "WithContext":
+	default:
+		return false
+	}
+	if t := a.pass.TypesInfo.TypeOf(c); t == nil || !types.Identical(t, v.Type()) {
+		return false
+	}
+	for _, x := range c.Args {
+		reads := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if m, ok := n.(*ast.CallExpr); ok && len(m.Args) == 0 {
+				if s, ok := unparen(m.Fun).(*ast.SelectorExpr); ok && a.objOf(s.X) == v {
+					return false // req.Context(): read through a method
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == v {
+				reads = true
+			}
+			return !reads
+		})
+		if reads {
+			return false
+		}
+	}
+	return true
+}
+
 // failedPart reports whether e names the failed part of an attempt's
 // work (toRetry, failed, retryable): the next attempt retries those.
 func (a *Definer) failedPart(e ast.Expr) bool {
@@ -315,7 +360,39 @@ type def struct {
 }
 
 func (a *Definer) invariantDef(l *loop, f *flow, d def, depth int) bool {
-	return d.rhs != nil && a.sameValue(l, f, d.rhs, depth+1)
+	if d.rhs == nil {
+		return false
+	}
+	// node = nodeAt(out.addr) where only a failure goes: what the
+	// failure says, read for the same operation. Each assignment read on
+	// the way is judged by where it is made.
+	prev := f.readsFailure
+	f.readsFailure = f.failureOnly(d.node)
+	defer func() { f.readsFailure = prev }()
+	return a.sameValue(l, f, d.rhs, depth+1)
+}
+
+// failureOnly reports whether every path of the flow that reaches the
+// node n carries a failure of the attempt, and some path does.
+func (f *flow) failureOnly(n ast.Node) bool {
+	var b int32 = -1
+	for _, blk := range f.l.g.Blocks {
+		for _, m := range blk.Nodes {
+			if m == n {
+				b = blk.Index
+			}
+		}
+	}
+	if b < 0 {
+		return false
+	}
+	var out outcome
+	for k := range f.graph {
+		if k.block == b {
+			out |= k.st.out
+		}
+	}
+	return out != 0 && out&oSuccess == 0
 }
 
 // isResultVar reports whether v is assigned a result of the attempt.

@@ -1,0 +1,396 @@
+package loops
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Issue 30: retry loops in code nobody tuned for.
+
+type partition struct{ ID int }
+
+type pconn struct{}
+
+func (c *pconn) ReadPartitions(topic string) ([]partition, error) { return nil, nil }
+
+func isTemp(err error) bool { return err != nil }
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// The attempt runs in a goroutine that reports over channels; the loop
+// lives in the goroutine's literal and waits before each attempt.
+func lookupPartition(ctx context.Context, c *pconn, topic string, id int) (partition, error) {
+	found := make(chan partition, 1)
+	errs := make(chan error, 1)
+	go func() {
+		for attempt := 0; true; attempt++ { // want `loop \[time-bounded\] delay=exponential dep=c`
+			if attempt != 0 {
+				if !sleepCtx(ctx, time.Duration(attempt)*100*time.Millisecond) {
+					errs <- ctx.Err()
+					return
+				}
+			}
+			ps, err := c.ReadPartitions(topic)
+			if err != nil {
+				if isTemp(err) {
+					continue
+				}
+				errs <- err
+				return
+			}
+			for _, p := range ps {
+				if p.ID == id {
+					found <- p
+					return
+				}
+			}
+		}
+	}()
+	select {
+	case p := <-found:
+		return p, nil
+	case err := <-errs:
+		return partition{}, err
+	case <-ctx.Done():
+		return partition{}, ctx.Err()
+	}
+}
+
+type txKind int
+
+const (
+	txOK txKind = iota
+	txTryAgain
+	txConnFailed
+	txMoved
+	txFatal
+)
+
+type txOutcome struct {
+	kind txKind
+	err  error
+	addr string
+}
+
+func nodeAt(addr string) *txNode { return &txNode{} }
+
+type txNode struct{}
+
+func (n *txNode) exec(ctx context.Context, cmds []string) *txOutcome {
+	if err := n.write(ctx, cmds); err != nil {
+		return &txOutcome{kind: txConnFailed, err: err}
+	}
+	if len(cmds) == 0 {
+		return &txOutcome{kind: txFatal, err: errGaveUp}
+	}
+	if len(cmds) == 1 {
+		return &txOutcome{kind: txMoved, err: errGaveUp, addr: cmds[0]}
+	}
+	return &txOutcome{kind: txOK}
+}
+
+func (n *txNode) write(ctx context.Context, cmds []string) error { return nil }
+
+// Success told by an outcome kind: the attempt returns a classification,
+// not a nil error.
+func txPipeline(ctx context.Context, n *txNode, cmds []string, max int) error {
+	var lastErr error
+	for attempt := 0; attempt <= max; attempt++ { // want `loop \[max\+1 attempts\] delay=fixed dep=n`
+		if attempt > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		out := n.exec(ctx, cmds)
+		lastErr = out.err
+		switch out.kind {
+		case txOK:
+			return nil
+		case txTryAgain, txConnFailed:
+		case txMoved:
+			// What the failure says: the node it names.
+			n = nodeAt(out.addr)
+		case txFatal:
+			return lastErr
+		}
+	}
+	return lastErr
+}
+
+type streamer struct {
+	hc            *http.Client
+	maxRetries    int
+	retryOnStatus []int
+}
+
+// A status compared with the elements of a list, the request cloned each
+// attempt.
+func (s *streamer) stream(req *http.Request) (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for i := 0; i <= s.maxRetries; i++ { // want `loop \[s.maxRetries\+1 attempts\] delay=fixed dep=hc`
+		if i > 0 {
+			req = req.Clone(req.Context())
+		}
+		var shouldRetry bool
+		res, err = s.hc.Do(req)
+		if err != nil {
+			shouldRetry = true
+		}
+		if res != nil {
+			for _, code := range s.retryOnStatus {
+				if res.StatusCode == code {
+					shouldRetry = true
+				}
+			}
+		}
+		if !shouldRetry {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return res, err
+}
+
+// Look-alike: a goroutine worker that hands on every partition it reads;
+// its success goes round for more.
+func streamPartitions(ctx context.Context, c *pconn, topic string, out chan<- partition) {
+	go func() {
+		for {
+			ps, err := c.ReadPartitions(topic)
+			if err != nil {
+				if isTemp(err) {
+					continue
+				}
+				return
+			}
+			for _, p := range ps {
+				out <- p
+			}
+			time.Sleep(time.Second)
+		}
+	}()
+}
+
+// Look-alike: waiting for a partition to appear, leaving on every error:
+// a poll, not a retry.
+func awaitPartition(ctx context.Context, c *pconn, topic string, id int) (partition, error) {
+	for {
+		ps, err := c.ReadPartitions(topic)
+		if err != nil {
+			return partition{}, err
+		}
+		for _, p := range ps {
+			if p.ID == id {
+				return p, nil
+			}
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Look-alike: the range does work with each element (and leaves on its
+// failure): a consumer, whose success goes round.
+func consumePartitions(ctx context.Context, c *pconn, sink *Client, topic string) error {
+	for {
+		ps, err := c.ReadPartitions(topic)
+		if err != nil {
+			if isTemp(err) {
+				continue
+			}
+			return err
+		}
+		for _, p := range ps {
+			if err := sink.Put(ctx, topic, strconv.Itoa(p.ID)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type pageKind int
+
+const (
+	pageMore pageKind = iota
+	pageLast
+	pageFailed
+)
+
+type pageOutcome struct {
+	kind pageKind
+	next string
+	err  error
+}
+
+func (n *txNode) page(ctx context.Context, cursor string) *pageOutcome {
+	if err := n.write(ctx, nil); err != nil {
+		return &pageOutcome{kind: pageFailed, err: err}
+	}
+	if cursor == "" {
+		return &pageOutcome{kind: pageLast}
+	}
+	return &pageOutcome{kind: pageMore, next: cursor + "+"}
+}
+
+// Look-alike: a classification loop that pages: its success kind goes on
+// to the next page.
+func classifiedPages(ctx context.Context, n *txNode) error {
+	cursor := "start"
+	for {
+		out := n.page(ctx, cursor)
+		switch out.kind {
+		case pageMore:
+			cursor = out.next
+		case pageLast:
+			return nil
+		case pageFailed:
+			return out.err
+		}
+	}
+}
+
+// Look-alike: the kind's class is what the package's literals make it;
+// here every kind is made both with and without an error, so it says
+// nothing.
+type mixedKind int
+
+const (
+	mixedA mixedKind = iota
+	mixedB
+)
+
+type mixedOutcome struct {
+	kind mixedKind
+	err  error
+}
+
+func (n *txNode) mixed(ctx context.Context) *mixedOutcome {
+	if err := n.write(ctx, nil); err != nil {
+		return &mixedOutcome{kind: mixedA, err: err}
+	}
+	if err := n.write(ctx, nil); err != nil {
+		return &mixedOutcome{kind: mixedB, err: err}
+	}
+	if ctx == nil {
+		return &mixedOutcome{kind: mixedA}
+	}
+	return &mixedOutcome{kind: mixedB}
+}
+
+func mixedLoop(ctx context.Context, n *txNode) error {
+	for i := 0; i < 3; i++ {
+		out := n.mixed(ctx)
+		switch out.kind {
+		case mixedA:
+			return nil
+		case mixedB:
+			time.Sleep(time.Second)
+		}
+	}
+	return errGaveUp
+}
+
+// A list of constant statuses holds those statuses.
+func (s *streamer) constList(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\]`
+		res, err := s.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		again := false
+		for _, code := range []int{502, 503, 504} {
+			if res.StatusCode == code {
+				again = true
+			}
+		}
+		if !again {
+			return res, nil
+		}
+		res.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, errGaveUp
+}
+
+// Look-alike: a list of success statuses; any other status goes round,
+// success among them.
+func (s *streamer) acceptedList(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		res, err := s.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		for _, code := range []int{200, 201} {
+			if res.StatusCode == code {
+				return res, nil
+			}
+		}
+		res.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, errGaveUp
+}
+
+// Look-alike: a list nothing says anything of (statuses of a pending
+// job) is no set of failures.
+func (s *streamer) pendingList(req *http.Request, pending []int) (*http.Response, error) {
+	for {
+		res, err := s.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		wait := false
+		for _, code := range pending {
+			if res.StatusCode == code {
+				wait = true
+			}
+		}
+		if !wait {
+			return res, nil
+		}
+		res.Body.Close()
+		time.Sleep(time.Second)
+	}
+}
+
+type query struct{ offset int }
+
+func (q *query) Clone() *query { return &query{offset: q.offset} }
+func (q *query) Next() *query  { return &query{offset: q.offset + 10} }
+
+func (s *streamer) run(q *query) error { return nil }
+
+// A copy of the request is the request.
+func (s *streamer) cloned(q *query) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\]`
+		if i > 0 {
+			q = q.Clone()
+		}
+		if err = s.run(q); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alike: the next query is other work.
+func (s *streamer) advanced(q *query) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			q = q.Next()
+		}
+		if err = s.run(q); err == nil {
+			return nil
+		}
+	}
+	return err
+}
