@@ -942,6 +942,10 @@ func (f *flow) valueOf(e ast.Expr, st state) binding {
 		if b := f.valueOf(x.X, st); b == bAttempt || b == bConsumer {
 			return b
 		}
+		// nc.err: an error field the loop keeps an error in.
+		if i := f.fieldSlot(x); i >= 0 {
+			return st.vals[i]
+		}
 	case *ast.CallExpr:
 		// iter.Err(), res.Error(): a method of the attempt's value that
 		// takes nothing.
