@@ -318,6 +318,10 @@ func nilAnswer(t types.Type) bool {
 
 // trackedErr reports whether x is an error variable the flow tracks.
 func (f *flow) trackedErr(x ast.Expr) bool {
+	if sel, ok := x.(*ast.SelectorExpr); ok {
+		i := f.fieldSlot(sel)
+		return i >= 0 && f.roles[i] == roleErr
+	}
 	id, ok := x.(*ast.Ident)
 	if !ok {
 		return false
@@ -329,13 +333,18 @@ func (f *flow) trackedErr(x ast.Expr) bool {
 // learn records what a nil test showed of an error variable: it is nil,
 // or not, from here on.
 func (f *flow) learn(x ast.Expr, _ state, st *state, isNil bool) {
-	if id, ok := x.(*ast.Ident); ok {
-		if i := f.slot(f.a.pass.TypesInfo.Uses[id]); i >= 0 && f.roles[i] == roleErr {
-			if isNil {
-				st.vals[i] = bNil
-			} else {
-				st.vals[i] = bNonNil
-			}
+	i := -1
+	switch x := x.(type) {
+	case *ast.Ident:
+		i = f.slot(f.a.pass.TypesInfo.Uses[x])
+	case *ast.SelectorExpr:
+		i = f.fieldSlot(x)
+	}
+	if i >= 0 && f.roles[i] == roleErr {
+		if isNil {
+			st.vals[i] = bNil
+		} else {
+			st.vals[i] = bNonNil
 		}
 	}
 }
@@ -369,7 +378,16 @@ func (f *flow) flagTest(id *ast.Ident, st state, want bool, depth int) []state {
 	case bAttempt:
 		// A verdict returned with the attempt: retry, err := try().
 		st.seen = true
-		switch f.verdictPolarity(obj) {
+		pol := f.verdictPolarity(obj)
+		if pol == 0 && st.out == oAll {
+			// Nothing on this path told the attempt's failure from its
+			// success: the verdict alone decides, as the loop reads it.
+			// The value that goes round holds the failure.
+			if p := f.loopPolarity(obj); p != 0 && want == (p > 0) {
+				return with(st, st.out&oFailure)
+			}
+		}
+		switch pol {
 		case +1:
 			if want {
 				return with(st, st.out&oFailure)
@@ -416,6 +434,127 @@ func (f *flow) verdictPolarity(v types.Object) int {
 		}
 	}
 	return namePolarity(name, 0)
+}
+
+// loopPolarity reads a verdict whose name says nothing from the loop, when
+// the attempt is a call of a function value (a parameter, a variable or a
+// field of func type) that returns only the verdict and an error: what
+// the value means is the loop's contract with whoever supplies it, and the
+// loop states it. The value on which the loop is left (if !v { return
+// err }) wants no retry; the other, which goes round, wants one. Every
+// test of v in the body must say the same, with one side that leaves
+// and one that does not; else 0.
+func (f *flow) loopPolarity(v types.Object) int {
+	if !f.a.verdictCallback(f.call) {
+		return 0
+	}
+	pol := 0
+	agree := true
+	var walk func(list []ast.Stmt, nested bool)
+	walk = func(list []ast.Stmt, nested bool) {
+		for _, s := range list {
+			switch s := s.(type) {
+			case *ast.BlockStmt:
+				walk(s.List, nested)
+			case *ast.IfStmt:
+				if s.Init == nil && s.Else == nil {
+					if yes, ok := f.a.flagOf(s.Cond, v); ok {
+						p := 0
+						if f.leavesLoop(s.Body, nested) {
+							p = +1 // v == yes leaves: v != yes goes round
+							if yes {
+								p = -1
+							}
+						}
+						if p == 0 || pol != 0 && p != pol {
+							agree = false
+						}
+						pol = p
+						continue
+					}
+				}
+				walk(s.Body.List, nested)
+				if e, ok := s.Else.(*ast.BlockStmt); ok {
+					walk(e.List, nested)
+				} else if e, ok := s.Else.(*ast.IfStmt); ok {
+					walk([]ast.Stmt{e}, nested)
+				}
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt:
+				// break means something else in these; a test of v in
+				// them is read only when its side returns.
+				ast.Inspect(s, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.BlockStmt:
+						walk(n.List, true)
+						return false
+					case *ast.CaseClause:
+						walk(n.Body, true)
+						return false
+					case *ast.CommClause:
+						walk(n.Body, true)
+						return false
+					}
+					return true
+				})
+			}
+		}
+	}
+	walk(f.l.body.List, false)
+	if !agree {
+		return 0
+	}
+	return pol
+}
+
+// flagOf reports whether e tests the boolean v alone (v, or !v), and the
+// value of v for which it holds.
+func (a *Definer) flagOf(e ast.Expr, v types.Object) (yes, ok bool) {
+	e = unparen(e)
+	yes = true
+	if u, isNot := e.(*ast.UnaryExpr); isNot && u.Op == token.NOT {
+		e, yes = unparen(u.X), false
+	}
+	id, isID := e.(*ast.Ident)
+	return yes, isID && a.pass.TypesInfo.Uses[id] == v
+}
+
+// leavesLoop reports whether a block ends by leaving the loop: a return,
+// or a break of the loop (unlabelled only outside nested switch, select
+// and for statements, nested true).
+func (f *flow) leavesLoop(b *ast.BlockStmt, nested bool) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		if s.Tok != token.BREAK {
+			return false
+		}
+		if s.Label == nil {
+			return !nested
+		}
+		return f.l.label != nil && f.a.pass.TypesInfo.Uses[s.Label] == f.l.label
+	}
+	return false
+}
+
+// verdictCallback reports whether a call is of a function value (not a
+// declared function or method) whose results are a bool and an error.
+func (a *Definer) verdictCallback(c *ast.CallExpr) bool {
+	if _, ok := a.objOf(c.Fun).(*types.Var); !ok {
+		return false
+	}
+	sig, ok := typeOf(a, c.Fun).Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() != 2 {
+		return false
+	}
+	r := sig.Results()
+	return isBool(r.At(0).Type()) && typesx.IsError(r.At(1).Type()) ||
+		typesx.IsError(r.At(0).Type()) && isBool(r.At(1).Type())
 }
 
 // namePolarity classifies a predicate or verdict by its name: +1 when

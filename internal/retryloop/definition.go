@@ -598,24 +598,11 @@ func (f *flow) searchesAnswer(s ast.Stmt, st state) bool {
 				tests = true
 			}
 		}
-		if !tests || !f.leavesLoop(is.Body.List[len(is.Body.List)-1]) {
+		if !tests || !f.leavesLoop(is.Body, true) {
 			return false
 		}
 	}
 	return true
-}
-
-// leavesLoop reports whether the statement s, the last of a test in
-// a range statement of the loop's body, leaves the loop under study: a
-// return, or a break of its label.
-func (f *flow) leavesLoop(s ast.Stmt) bool {
-	switch s := s.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return s.Tok == token.BREAK && s.Label != nil && f.l.label != nil && f.a.pass.TypesInfo.Uses[s.Label] == f.l.label
-	}
-	return false
 }
 
 // branchCond returns the boolean condition that decides the branch at
@@ -1094,6 +1081,10 @@ func (f *flow) valueOf(e ast.Expr, st state) binding {
 		// res.Err, iter.err, resp.Response: a part of the attempt's value.
 		if b := f.valueOf(x.X, st); b == bAttempt || b == bConsumer {
 			return b
+		}
+		// nc.err: an error field the loop keeps an error in.
+		if i := f.fieldSlot(x); i >= 0 {
+			return st.vals[i]
 		}
 	case *ast.CallExpr:
 		// iter.Err(), res.Error(): a method of the attempt's value that

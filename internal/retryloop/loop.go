@@ -50,6 +50,7 @@ type loop struct {
 	preds       map[types.Object]ast.Expr        // booleans assigned once from a condition (ok := errors.As(...))
 	statusAlias map[types.Object]ast.Expr        // integers assigned once from a status (code := resp.StatusCode)
 	assigned    []*types.Var                     // the local variables the body assigns, in source order
+	errFields   map[*types.Var]types.Object      // error fields the body assigns (nc.err = ...), by the one variable they are reached through
 	unwrapped   map[types.Object]bool            // targets of errors.As and type assertions in the body
 	setBy       map[types.Object]*ast.CallExpr   // variables the body assigns from a call: the call
 	stmtOf      map[ast.Node]ast.Stmt            // a CFG node's statement in a statement list of the body
@@ -600,6 +601,10 @@ func (a *Definer) indexLoop(l *loop) {
 	seen := map[*types.Var]bool{}
 	var addVar func(e ast.Expr)
 	addVar = func(e ast.Expr) {
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			a.addErrField(l, sel)
+			return
+		}
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
 			return
@@ -764,6 +769,19 @@ func (a *Definer) indexLoop(l *loop) {
 		}
 		return true
 	})
+	if len(l.errFields) > 0 {
+		// A field reached through two variables is two places.
+		astx.InspectNoLit(l.body, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if v, ok := a.objOf(sel.Sel).(*types.Var); ok {
+					if base, ok := l.errFields[v]; ok && base != a.objOf(sel.X) {
+						l.errFields[v] = nil
+					}
+				}
+			}
+			return true
+		})
+	}
 	for o := range l.preds {
 		if defs[o] != 1 {
 			delete(l.preds, o)
@@ -832,7 +850,50 @@ func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 			f.track(v)
 		}
 	}
+	for v, base := range l.errFields {
+		if base != nil && rel[v] {
+			f.track(v)
+		}
+	}
 	return f
+}
+
+// addErrField records an error field the loop assigns through a
+// variable (nc.err = nc.connect()): kept in it, the attempt's error is
+// tested as a local's would be. The loop must reach the field through
+// that one variable only.
+func (a *Definer) addErrField(l *loop, sel *ast.SelectorExpr) {
+	s, ok := a.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal || !typesx.IsError(s.Type()) {
+		return
+	}
+	base, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v := s.Obj().(*types.Var)
+	o := a.pass.TypesInfo.Uses[base]
+	if l.errFields == nil {
+		l.errFields = map[*types.Var]types.Object{}
+	}
+	if prev, seen := l.errFields[v]; seen && prev != o {
+		o = nil
+	}
+	l.errFields[v] = o
+}
+
+// fieldSlot returns the slot of a tracked error field reached through
+// its variable (nc.err), or -1.
+func (f *flow) fieldSlot(sel *ast.SelectorExpr) int {
+	v, ok := f.a.objOf(sel.Sel).(*types.Var)
+	if !ok || !v.IsField() {
+		return -1
+	}
+	base, ok := f.l.errFields[v]
+	if !ok || base == nil || base != f.a.objOf(sel.X) {
+		return -1
+	}
+	return f.slot(v)
 }
 
 // relevant returns the variables whose values a condition of the loop can

@@ -53,12 +53,21 @@
 //     make that kind only without an error (success) or only with one (a
 //     failure);
 //     a verdict returned with the attempt whose name says it wants a retry
-//     (retry, err := try()); a flag the loop sets from such tests (one
-//     declared in the body before the attempt holds its declared value
-//     there, var retry bool is false), also
+//     (retry, err := try()), or, when the attempt is a call of a function
+//     value (a parameter, a variable or a field of func type) that returns
+//     only a boolean and an error and nothing on the path has told its
+//     failure from its success, whose value the loop itself says goes
+//     round: the loop is left on one value and every test of the verdict
+//     agrees (shouldContinue, err = f(i); if !shouldContinue { return err
+//     }: what the value means is the loop's contract with whoever
+//     supplies f, and true goes round); a flag the loop sets from such
+//     tests (one declared in the body before the attempt holds its
+//     declared value there, var retry bool is false), also
 //     more than once (needsRetry := err != nil, then needsRetry =
 //     cond(resp, err) for each condition: each value goes on with what
-//     it says); an error carried in a result (res.Err,
+//     it says); an error kept in a field reached through one variable
+//     (nc.err = nc.connect(); nc.err != nil), as in a local; an error
+//     carried in a result (res.Err,
 //     iter.Err()) or received from the attempt's channel; the failure of
 //     reading the attempt's stream; a nil answer of a pointer or an
 //     interface with methods (a response, a stream, a connection: only a
