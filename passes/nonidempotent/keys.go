@@ -445,7 +445,7 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	}
 	f.Converts = c.converterField(fd, fn)
 	f.Builds = c.builderParams(fd, fn)
-	f.SendsMethod = c.sendsMethodParams(fd, fn)
+	f.SendsMethod, f.Sends = c.sendsMethodParams(fd, fn)
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) && c.mayGenerate(fd.Body) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {

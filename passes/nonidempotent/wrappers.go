@@ -273,29 +273,39 @@ func (r *request) constructed(call *ast.CallExpr) {
 }
 
 // sendsMethodArg returns the index of the argument of a call of fn that
-// is the method of the request fn builds, sends and retries itself
-// (KeyFact.SendsMethod), or -1.
-func (c *checker) sendsMethodArg(fn *types.Func) int {
-	if f := c.keyFact(fn); f != nil && len(f.SendsMethod) > 0 {
-		return f.SendsMethod[0]
+// is the method of the request fn builds and sends (KeyFact.SendsMethod
+// and Sends), or -1; retries says whether fn retries it itself.
+func (c *checker) sendsMethodArg(fn *types.Func) (i int, retries bool) {
+	if f := c.keyFact(fn); f != nil {
+		switch {
+		case len(f.SendsMethod) > 0:
+			return f.SendsMethod[0], true
+		case len(f.Sends) > 0:
+			return f.Sends[0], false
+		}
 	}
-	return -1
+	return -1, false
 }
 
 // sendsMethodParams returns the string parameters of a function whose
-// value is the method of a request it builds and sends inside a retry
-// site of its own, with no idempotency key and no header it cannot name
-// set on it, and that it reads nowhere else (a function that compares
-// the method may retry only some).
-func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
+// value is the method of a request it builds and sends, with no
+// idempotency key and no header it cannot name set on it, and that it
+// reads nowhere else (a function that compares the method may retry
+// only some): those it retries itself (inside a retry site of its own,
+// through a retrying client or a send wrapper that resends, or by a call
+// of a function that does, KeyFact.SendsMethod), and those it sends once
+// (KeyFact.Sends). A request it also returns counts only when every
+// return of it follows every send (the response and the request it was
+// made from, (res, req, err)).
+func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, once []int) {
 	sig := fn.Type().(*types.Signature)
 	params := stringParams(sig)
-	if len(params) == 0 || !c.holdsRegion(fd) {
-		return nil // no retry site of its own to send in
+	if len(params) == 0 {
+		return nil, nil
 	}
 	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var uses map[types.Object]int // counted when a call takes a parameter as its method
 	used := func(p types.Object) int {
@@ -311,10 +321,18 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		}
 		return uses[p]
 	}
-	var out []int
+	seen := map[int]bool{}
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
 		mi := c.methodArg(call)
+		var sender *types.Func
+		senderRetries := false
+		if mi < 0 {
+			if f := c.callee(call); f != nil && f.Pkg() != nil && !typesx.IsInterfaceMethod(f) && libOf(f.Pkg().Path()) == "" {
+				mi, senderRetries = c.sendsMethodArg(f)
+				sender = f
+			}
+		}
 		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
@@ -324,22 +342,49 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		}
 		p := c.pass.TypesInfo.Uses[id]
 		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || used(p) != 1 || c.changedBeyondDefault(fd.Body, p) {
+		if !ok || seen[i] || used(p) != 1 || c.changedBeyondDefault(fd.Body, p) {
 			continue
 		}
-		r := c.valueRequest(cur, call, "POST")
-		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 {
+		var r *request
+		if sender != nil {
+			// A call of a function that builds and sends it: the call
+			// builds and sends.
+			r = &request{kind: kindPost, method: "POST", call: call, fn: fd, sender: sender, senderRetries: senderRetries}
+			r.sends = []*ast.CallExpr{call}
+		} else {
+			r = c.valueRequest(cur, call, "POST")
+		}
+		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 || len(r.sends) == 0 {
 			continue
 		}
-		for _, send := range r.sends {
-			if len(c.regionsOf(send, true)) > 0 {
-				out = append(out, i)
-				break
-			}
+		seen[i] = true
+		switch {
+		case c.sendsOwn(r):
+			retried = append(retried, i)
+		default:
+			once = append(once, i)
 		}
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(retried)
+	slices.Sort(once)
+	return retried, once
+}
+
+// sendsOwn reports whether the function of r, a request it builds with
+// the method of its parameter, retries it itself: it sends it inside a
+// retry site of its own, or through a retrying client, a send wrapper
+// that resends or a function that builds, sends and retries it, without
+// reading its method.
+func (c *checker) sendsOwn(r *request) bool {
+	for _, send := range r.sends {
+		if len(c.regionsOf(send, true)) > 0 {
+			return true
+		}
+	}
+	if r.sender != nil {
+		return r.senderRetries
+	}
+	return !c.methodAware(r) && c.resends(r)
 }
 
 // holdsRegion reports whether a body that runs once per attempt of a retry
@@ -363,4 +408,10 @@ func stringParams(sig *types.Signature) map[types.Object]int {
 		}
 	}
 	return params
+}
+
+// sendsArg is sendsMethodArg's index alone.
+func (c *checker) sendsArg(fn *types.Func) int {
+	i, _ := c.sendsMethodArg(fn)
+	return i
 }
