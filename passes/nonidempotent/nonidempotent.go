@@ -151,6 +151,10 @@ type KeyFact struct {
 	// nowhere else: call(ctx, method, path, body) sends whatever method
 	// it is given, and a caller that retries the call retries the request.
 	Sends []int
+	// MethodField, when set, is the string field of the struct
+	// parameters that Builds, SendsMethod and Sends name which is the
+	// method: c.do(ctx, CallOptions{Method: "POST", Path: path}).
+	MethodField string
 	// Converts, on a method of a request description (a struct type of
 	// the user's code that describes a request, see describe.go), names
 	// the receiver's string field that is the method of the request the
@@ -190,6 +194,9 @@ func (f *KeyFact) String() string {
 	}
 	if len(f.Sends) > 0 {
 		parts = append(parts, fmt.Sprintf("sends=%v", f.Sends))
+	}
+	if f.MethodField != "" {
+		parts = append(parts, "field="+f.MethodField)
 	}
 	if f.RecvHeaders {
 		parts = append(parts, "recvHeaders")

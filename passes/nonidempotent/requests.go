@@ -98,7 +98,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.methodArg(call) >= 0:
 		// A request-building wrapper (KeyFact.Builds): the call is the
 		// construction.
-		m := c.method(arg(call, c.methodArg(call)))
+		m := c.method(c.methodOf(call, c.methodArg(call)))
 		if m == "" {
 			return nil
 		}
@@ -108,7 +108,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 		// given and sends it, retrying it itself or not
 		// (KeyFact.SendsMethod, Sends): the call builds and sends.
 		mi, retries := c.sendsMethodArg(fn)
-		m := c.method(arg(call, mi))
+		m := c.method(c.methodOf(call, mi))
 		if m == "" {
 			return nil
 		}

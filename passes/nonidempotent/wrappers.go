@@ -65,11 +65,12 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	return -1
 }
 
-// builderParams returns the string parameters of a function whose value
-// is the method of the request it builds and returns, when it sets no
+// builderParams returns the method parameters of a function (string
+// parameters, or string fields of struct parameters) whose value is the
+// method of the request it builds and returns, when it sets no
 // idempotency key and no header it cannot name on it: the request-building
 // wrapper c.NewRequest(ctx, method, path, body).
-func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
+func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []methodParam {
 	sig := fn.Type().(*types.Signature)
 	if sig.Results().Len() == 0 {
 		return nil
@@ -77,34 +78,29 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
 	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
 		return nil
 	}
-	params := stringParams(sig)
-	if len(params) == 0 {
-		return nil
-	}
 	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
 		return nil
 	}
-	var out []int
+	var out []methodParam
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
 		ctor, me := c.construction(cur)
 		if ctor == nil || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
-		id, ok := ast.Unparen(me).(*ast.Ident)
-		if !ok {
-			continue
+		field := ""
+		if call, ok := ctor.(*ast.CallExpr); ok {
+			field = c.methodField(call)
+			me = arg(call, c.methodArg(call))
 		}
-		p := c.pass.TypesInfo.Uses[id]
-		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || c.changedBeyondDefault(fd.Body, p) {
+		_, mp := c.paramMethod(fd, me, field)
+		if mp == nil || slices.Contains(out, *mp) {
 			continue
 		}
 		if c.returnsClean(cur, ctor) {
-			out = append(out, i)
+			out = append(out, *mp)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -164,7 +160,7 @@ func (c *checker) construction(cur inspector.Cursor) (ctor, method ast.Expr) {
 	switch n := cur.Node().(type) {
 	case *ast.CallExpr:
 		if mi := c.methodArg(n); mi >= 0 {
-			return n, arg(n, mi)
+			return n, c.methodOf(n, mi)
 		}
 	case *ast.CompositeLit:
 		if me, ok := c.litMethod(n); ok && me != nil {
@@ -297,12 +293,7 @@ func (c *checker) sendsMethodArg(fn *types.Func) (i int, retries bool) {
 // (KeyFact.Sends). A request it also returns counts only when every
 // return of it follows every send (the response and the request it was
 // made from, (res, req, err)).
-func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, once []int) {
-	sig := fn.Type().(*types.Signature)
-	params := stringParams(sig)
-	if len(params) == 0 {
-		return nil, nil
-	}
+func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, once []methodParam) {
 	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
 		return nil, nil
@@ -313,7 +304,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 			uses = map[types.Object]int{}
 			for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
 				if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
-					if _, ok := params[o]; ok {
+					if v, ok := o.(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent().Parent() != nil {
 						uses[o]++
 					}
 				}
@@ -321,7 +312,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		}
 		return uses[p]
 	}
-	seen := map[int]bool{}
+	var seen []methodParam
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
 		mi := c.methodArg(call)
@@ -336,13 +327,8 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
-		id, ok := ast.Unparen(arg(call, mi)).(*ast.Ident)
-		if !ok {
-			continue
-		}
-		p := c.pass.TypesInfo.Uses[id]
-		i, ok := params[p]
-		if !ok || seen[i] || used(p) != 1 || c.changedBeyondDefault(fd.Body, p) {
+		p, mp := c.paramMethod(fd, arg(call, mi), c.methodField(call))
+		if mp == nil || slices.Contains(seen, *mp) || mp.field == "" && used(p) != 1 {
 			continue
 		}
 		var r *request
@@ -357,16 +343,14 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 || len(r.sends) == 0 {
 			continue
 		}
-		seen[i] = true
+		seen = append(seen, *mp)
 		switch {
 		case c.sendsOwn(r):
-			retried = append(retried, i)
+			retried = append(retried, *mp)
 		default:
-			once = append(once, i)
+			once = append(once, *mp)
 		}
 	}
-	slices.Sort(retried)
-	slices.Sort(once)
 	return retried, once
 }
 
