@@ -485,6 +485,10 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		return rootNone
 	}
 	switch x := ast.Unparen(x).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.AND && c.rootKind(r, x.X, depth+1) == rootReq {
+			return rootReq // the address of a request value
+		}
 	case *ast.Ident:
 		obj := c.pass.TypesInfo.Uses[x]
 		switch {
@@ -664,7 +668,14 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			}
 			r.escapes = true
 			return
-		case *ast.CompositeLit, *ast.SendStmt, *ast.UnaryExpr:
+		case *ast.UnaryExpr:
+			if pn.Op == token.AND && !isHdr && typesx.IsNamed(c.pass.TypesInfo.TypeOf(node.(ast.Expr)), "net/http", "Request") {
+				e = p // &req of a request value: the request itself
+				continue
+			}
+			r.escapes = true
+			return
+		case *ast.CompositeLit, *ast.SendStmt:
 			r.escapes = true
 			return
 		}

@@ -56,7 +56,7 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 {
 		return -1
 	}
-	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil {
+	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil && !typesx.IsNamed(rt, "net/http", "Request") {
 		return -1
 	}
 	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
@@ -75,7 +75,7 @@ func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []methodParam 
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !typesx.IsNamed(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
 		return nil
 	}
 	bodyCur, ok := c.find.Find(fd.Body)
