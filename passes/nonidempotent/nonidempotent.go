@@ -416,9 +416,8 @@ func (c *checker) check(r *request) {
 	}
 	if fix := c.keyFix(r, rt); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-	} else if r.sender != nil {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.pos, End: r.end,
-			Message: "no fix: " + funcName(c.pass.Pkg, r.sender) + " builds the request and sends it, so no header set here can reach it; give it a way to set " + c.headers.names[0]})
+	} else if why := c.whyNoFix(r); why != "" {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.pos, End: r.end, Message: why})
 	}
 	suppress.Report(c.pass, d)
 }

@@ -57,7 +57,7 @@ func TestCrossRelated(t *testing.T) {
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, nonidempotent.Analyzer, "fixloop", "fixclient", "fixpost", "fixhoist", "fixold")
+	analysistest.RunWithSuggestedFixes(t, dir, nonidempotent.Analyzer, "fixloop", "fixclient", "fixpost", "fixhoist", "fixold", "fixsdk")
 	rltest.GoldenCompiles(t, dir)
 }
 
