@@ -146,7 +146,7 @@ func (c *checker) sendClient(r *request, send *ast.CallExpr) *clientInfo {
 	if ci := c.retryingWrapper(r, send, fn); ci != nil {
 		return ci
 	}
-	if r.sender != nil && send == r.call {
+	if r.sender != nil && r.senderRetries && send == r.call {
 		return &clientInfo{desc: funcName(c.pass.Pkg, r.sender)}
 	}
 	sel, _ := ast.Unparen(send.Fun).(*ast.SelectorExpr)

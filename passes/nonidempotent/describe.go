@@ -157,7 +157,68 @@ func (c *checker) litMethod(lit *ast.CompositeLit) (method ast.Expr, ok bool) {
 			return kv.Value, true
 		}
 	}
+	if field == nil {
+		// req := http.Request{URL: u}; req.Method = method: the method
+		// assigned to the variable the literal defines.
+		return c.assignedMethod(lit)
+	}
 	return nil, true
+}
+
+// assignedMethod returns the method assigned to the variable that a
+// request literal without a method defines (req := &http.Request{...}
+// or http.Request{...}; req.Method = m), when its function assigns it
+// once, after the literal: nil when it assigns none (a GET); ok is false
+// when it assigns it more than once, or the literal defines no variable.
+func (c *checker) assignedMethod(lit *ast.CompositeLit) (method ast.Expr, ok bool) {
+	cur, found := c.find.Find(lit)
+	if !found {
+		return nil, false
+	}
+	if u, isU := cur.Parent().Node().(*ast.UnaryExpr); isU && u.Op == token.AND {
+		cur = cur.Parent()
+	}
+	var v types.Object
+	switch p := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 && len(p.Rhs) == 1 {
+			v = c.varOf(p.Lhs[0])
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 && len(p.Values) == 1 {
+			v = c.varOf(p.Names[0])
+		}
+	default:
+		return nil, true // used where it is made: the method is its literal's
+	}
+	body := astx.FuncBody(astx.EnclosingFunc(cur))
+	if v == nil || !isLocal(v) || body == nil {
+		return nil, false
+	}
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		as, isAs := x.(*ast.AssignStmt)
+		if !isAs || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			sel, isSel := ast.Unparen(l).(*ast.SelectorExpr)
+			if isSel && sel.Sel.Name == "Method" && c.varOf(sel.X) == v {
+				n++
+				if as.Pos() > lit.End() {
+					method = as.Rhs[i]
+				}
+			}
+		}
+		return true
+	})
+	switch {
+	case n == 0:
+		return nil, true
+	case n > 1 || method == nil:
+		return nil, false
+	}
+	return method, true
 }
 
 // converterField returns the name of the receiver's string field that is

@@ -29,8 +29,11 @@
 // of the user's code with one request field, built as a literal around the
 // request: return &ClientRequest{req: req, Header: req.Header}, nil; and
 // a default for an empty method, if method == "" { method = "POST" },
-// leaves the method the caller's), or built as a literal that sets its
-// method, &http.Request{Method: http.MethodPost, ...}, or described by a
+// leaves the method the caller's; a wrapper may return an http.Request
+// value, sent by its address, hc.Do(&req)), or built as a literal that
+// sets its method, &http.Request{Method: http.MethodPost, ...}, or whose
+// variable is given its method once after it (req := &http.Request{URL:
+// u}; req.Method = method), or described by a
 // request description (a struct type of the user's code with a method —
 // the converter, a fact — that returns a request built with the method
 // held in one of the receiver's string fields and carrying the
@@ -43,7 +46,11 @@
 // code that builds the request from its method parameter and retries it
 // inside a retry site of its own, reading the method nowhere else
 // (executeMethod(ctx, "POST", metadata): the call builds and sends, and
-// is where the diagnostic goes; a fact), or sent by http.Post, http.PostForm, (*http.Client).Post
+// is where the diagnostic goes; a fact), or through a retrying client, a
+// send wrapper that resends or another such function, or that sends it
+// once, so that a retry site around the call retries it (c.call(ctx,
+// "POST", path, body); a fact too; a request it also returns, after
+// sending it, (res, req, err), leaves it no builder), or sent by http.Post, http.PostForm, (*http.Client).Post
 // and PostForm, the go-retryablehttp equivalents, or resty's Post, Patch
 // and Execute, when the request is retried:
 //   - sent inside a retry loop, or inside the operation function literal of
@@ -152,6 +159,15 @@
 // block that returns without sending it (the method put in an error) does
 // not choose what it retries.
 //
+// The method a wrapper (a builder or a function that builds and sends)
+// is given may also be a string field of a struct parameter, read once
+// and never set there: c.do(ctx, CallOptions{Method: "POST", Path: p}),
+// the field's element of the literal passed, or of the literal a local
+// variable is defined with when nothing else sets that field. A request
+// handed, after every send of it, to a function of the user's code that
+// hands it on to callbacks (hooks after the response) is still the
+// function's, as one handed to a function value after the send is.
+//
 // Not reported, because the pass cannot be sure: requests on which headers
 // are set whose names are not constants and come from anything else (for
 // k, v := range h { req.Header.Set(k, v) } over a parameter h), or that are passed to a function value or an
@@ -198,7 +214,8 @@
 // one, that resend a request parameter (inside a retry site, or through a
 // retrying client), that return a freshly generated value, that build and
 // return a request (or a request holder) with the method of a parameter,
-// that build, send and retry a request with the method of a parameter,
+// that build and send a request with the method of a parameter (or of a
+// string field of one), retrying it or not,
 // that are methods of a request holder (or description) sending its
 // request through a retrying client or setting headers on it, that
 // convert a request description (its method field), or that return a new resty
@@ -215,7 +232,11 @@
 // a caller and passed down; keys carried in the body (Square's
 // idempotency_key, AWS ClientToken) are not seen; resty v3 and
 // failsafe-go's HTTP wrappers are not recognised; a POST used as a read
-// (a search or GraphQL query) is reported like any other.
+// (a search or GraphQL query) is reported like any other; a method given
+// by a functional option (WithMethod("POST")) is not followed, and a
+// request wrapper that applies the caller's options to the request
+// (newRequest(ctx, method, url, opts...)) is judged by every option the
+// package makes of that type, not by those the caller passes.
 //
 // Flags:
 //

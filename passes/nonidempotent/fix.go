@@ -509,5 +509,20 @@ func (c *checker) heldRequest(r *request) bool {
 	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
 		t = tup.At(0).Type()
 	}
-	return holderField(t) != nil || c.descField(t) != nil
+	// A request value a builder returns is made by a literal, which may
+	// have no header map either.
+	return holderField(t) != nil || c.descField(t) != nil || typesx.IsNamed(t, "net/http", "Request")
+}
+
+// whyNoFix says why a request that gets no fix cannot get one, when the
+// reason is its shape: built and sent by a function it is handed the
+// method, or made by a request literal; "" otherwise.
+func (c *checker) whyNoFix(r *request) string {
+	switch {
+	case r.sender != nil:
+		return "no fix: " + funcName(c.pass.Pkg, r.sender) + " builds the request and sends it, so no header set here can reach it; give it a way to set " + c.headers.names[0]
+	case r.kind == kindValue && (r.lit != nil || c.heldRequest(r) && typesx.IsNamed(c.pass.TypesInfo.TypeOf(r.call), "net/http", "Request")):
+		return "no fix: the request is made by a literal, which may have no header map to set " + c.headers.names[0] + " in"
+	}
+	return ""
 }

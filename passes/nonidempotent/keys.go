@@ -444,8 +444,11 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 		f.RecvRetries = !f.RecvHeaders && !c.methodAware(r) && c.resends(r)
 	}
 	f.Converts = c.converterField(fd, fn)
-	f.Builds = c.builderParams(fd, fn)
-	f.SendsMethod = c.sendsMethodParams(fd, fn)
+	builds := c.builderParams(fd, fn)
+	retried, once := c.sendsMethodParams(fd, fn)
+	var lists [][]int
+	lists, f.MethodField = methodParams(builds, retried, once)
+	f.Builds, f.SendsMethod, f.Sends = lists[0], lists[1], lists[2]
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) && c.mayGenerate(fd.Body) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {

@@ -145,6 +145,16 @@ type KeyFact struct {
 	// nowhere else: executeMethod(ctx, method, metadata) retries whatever
 	// method it is given.
 	SendsMethod []int
+	// Sends are the string parameters whose value is the method of a
+	// request it builds and sends once, not retrying it itself, with no
+	// idempotency key and no header it cannot name, and that it reads
+	// nowhere else: call(ctx, method, path, body) sends whatever method
+	// it is given, and a caller that retries the call retries the request.
+	Sends []int
+	// MethodField, when set, is the string field of the struct
+	// parameters that Builds, SendsMethod and Sends name which is the
+	// method: c.do(ctx, CallOptions{Method: "POST", Path: path}).
+	MethodField string
 	// Converts, on a method of a request description (a struct type of
 	// the user's code that describes a request, see describe.go), names
 	// the receiver's string field that is the method of the request the
@@ -182,6 +192,12 @@ func (f *KeyFact) String() string {
 	if len(f.SendsMethod) > 0 {
 		parts = append(parts, fmt.Sprintf("sendsMethod=%v", f.SendsMethod))
 	}
+	if len(f.Sends) > 0 {
+		parts = append(parts, fmt.Sprintf("sends=%v", f.Sends))
+	}
+	if f.MethodField != "" {
+		parts = append(parts, "field="+f.MethodField)
+	}
 	if f.RecvHeaders {
 		parts = append(parts, "recvHeaders")
 	}
@@ -199,7 +215,7 @@ func (f *KeyFact) String() string {
 
 func (f *KeyFact) empty() bool {
 	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
-		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && f.Converts == ""
+		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && len(f.Sends) == 0 && f.Converts == ""
 }
 
 // checker holds the state of one run over a package.
@@ -400,6 +416,8 @@ func (c *checker) check(r *request) {
 	}
 	if fix := c.keyFix(r, rt); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	} else if why := c.whyNoFix(r); why != "" {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.pos, End: r.end, Message: why})
 	}
 	suppress.Report(c.pass, d)
 }

@@ -38,9 +38,12 @@ type request struct {
 	dynamic  bool                  // headers are set that the pass cannot name
 	escapes  bool                  // the request leaves the function's sight (stored, sent on a channel)
 	returned bool                  // the function returns it
-	sender   *types.Func           // for kindPost: the function of the user's code that builds, sends and retries it (KeyFact.SendsMethod)
-	from     types.Object          // in a converter (KeyFact.Converts): the description it converts, whose headers it carries
-	handed   []*ast.CallExpr       // function values and interface methods it is handed to, which may set headers
+	sender   *types.Func           // for kindPost: the function of the user's code that builds and sends it (KeyFact.SendsMethod, Sends)
+	// senderRetries: the sender retries it itself (KeyFact.SendsMethod).
+	senderRetries bool
+	from          types.Object      // in a converter (KeyFact.Converts): the description it converts, whose headers it carries
+	handed        []*ast.CallExpr   // function values, interface methods and functions setting headers it cannot name that it is handed to
+	rets          []*ast.ReturnStmt // returns of it, which make it the caller's unless it was sent before
 	// resty only
 	client  ast.Expr      // the client expression (c in c.R()), nil when unknown
 	rcall   *ast.CallExpr // the c.R() call of an inline chain
@@ -95,20 +98,21 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.methodArg(call) >= 0:
 		// A request-building wrapper (KeyFact.Builds): the call is the
 		// construction.
-		m := c.method(arg(call, c.methodArg(call)))
+		m := c.method(c.methodOf(call, c.methodArg(call)))
 		if m == "" {
 			return nil
 		}
 		return c.valueRequest(cur, call, m)
-	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.sendsMethodArg(fn) >= 0:
+	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.sendsArg(fn) >= 0:
 		// A function that builds the request with the method it is
-		// given and retries it itself (KeyFact.SendsMethod): the call
-		// builds and sends.
-		m := c.method(arg(call, c.sendsMethodArg(fn)))
+		// given and sends it, retrying it itself or not
+		// (KeyFact.SendsMethod, Sends): the call builds and sends.
+		mi, retries := c.sendsMethodArg(fn)
+		m := c.method(c.methodOf(call, mi))
 		if m == "" {
 			return nil
 		}
-		r := &request{kind: kindPost, method: m, call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur), sender: fn}
+		r := &request{kind: kindPost, method: m, call: call, pos: call.Pos(), end: call.End(), fn: astx.EnclosingFunc(cur), sender: fn, senderRetries: retries}
 		r.sends = []*ast.CallExpr{call}
 		return r
 	case isResty(path) && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
@@ -375,6 +379,32 @@ func (c *checker) collect(r *request) {
 			r.dynamic = true
 		}
 	}
+	for _, ret := range r.rets {
+		if !c.returnsSent(r, ret, body) {
+			r.returned = true
+		}
+	}
+}
+
+// returnsSent reports whether a return of the request comes after every
+// send of it, in the function's own body (not a function literal's), with
+// no goto that can bring it before one: the function returns a request it
+// sent, with its response ((res, req, err)), and is no builder.
+func (c *checker) returnsSent(r *request, ret *ast.ReturnStmt, body *ast.BlockStmt) bool {
+	if len(r.sends) == 0 || ret.Pos() < r.sends[len(r.sends)-1].End() {
+		return false
+	}
+	back := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BranchStmt:
+			back = back || n.Tok == token.GOTO
+		case *ast.FuncLit:
+			back = back || n.Pos() <= ret.Pos() && ret.Pos() < n.End()
+		}
+		return !back
+	})
+	return !back
 }
 
 // afterSends reports whether a call that takes the request runs only
@@ -455,6 +485,10 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 		return rootNone
 	}
 	switch x := ast.Unparen(x).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.AND && c.rootKind(r, x.X, depth+1) == rootReq {
+			return rootReq // the address of a request value
+		}
 	case *ast.Ident:
 		obj := c.pass.TypesInfo.Uses[x]
 		switch {
@@ -622,7 +656,7 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			if isHdr {
 				r.escapes = true
 			} else {
-				r.returned = true
+				r.rets = append(r.rets, pn)
 			}
 			return
 		case *ast.KeyValueExpr:
@@ -634,7 +668,14 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 			}
 			r.escapes = true
 			return
-		case *ast.CompositeLit, *ast.SendStmt, *ast.UnaryExpr:
+		case *ast.UnaryExpr:
+			if pn.Op == token.AND && !isHdr && typesx.IsNamed(c.pass.TypesInfo.TypeOf(node.(ast.Expr)), "net/http", "Request") {
+				e = p // &req of a request value: the request itself
+				continue
+			}
+			r.escapes = true
+			return
+		case *ast.CompositeLit, *ast.SendStmt:
 			r.escapes = true
 			return
 		}
@@ -682,7 +723,9 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 	}
 	if fact := c.keyFact(f); fact != nil {
 		if slices.Contains(fact.Dynamic, pi) {
-			r.dynamic = true
+			// It sets headers the pass cannot name, unless it runs
+			// after the send (a callback told of a request sent).
+			r.handed = append(r.handed, call)
 			return
 		}
 		if slices.Contains(fact.Sets, pi) {

@@ -56,7 +56,7 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	if !ok || typesx.IsInterfaceMethod(fn) || sig.Results().Len() == 0 {
 		return -1
 	}
-	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil {
+	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil && !typesx.IsNamed(rt, "net/http", "Request") {
 		return -1
 	}
 	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
@@ -65,46 +65,42 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	return -1
 }
 
-// builderParams returns the string parameters of a function whose value
-// is the method of the request it builds and returns, when it sets no
+// builderParams returns the method parameters of a function (string
+// parameters, or string fields of struct parameters) whose value is the
+// method of the request it builds and returns, when it sets no
 // idempotency key and no header it cannot name on it: the request-building
 // wrapper c.NewRequest(ctx, method, path, body).
-func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []int {
+func (c *checker) builderParams(fd *ast.FuncDecl, fn *types.Func) []methodParam {
 	sig := fn.Type().(*types.Signature)
 	if sig.Results().Len() == 0 {
 		return nil
 	}
-	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
-		return nil
-	}
-	params := stringParams(sig)
-	if len(params) == 0 {
+	if rt := sig.Results().At(0).Type(); !typesx.IsNamedPtr(rt, "net/http", "Request") && !typesx.IsNamed(rt, "net/http", "Request") && !isLibPtr(rt, retryapi.RetryableHTTP, "Request") && holderField(rt) == nil && c.descField(rt) == nil {
 		return nil
 	}
 	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
 		return nil
 	}
-	var out []int
+	var out []methodParam
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
 		ctor, me := c.construction(cur)
 		if ctor == nil || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
-		id, ok := ast.Unparen(me).(*ast.Ident)
-		if !ok {
-			continue
+		field := ""
+		if call, ok := ctor.(*ast.CallExpr); ok {
+			field = c.methodField(call)
+			me = arg(call, c.methodArg(call))
 		}
-		p := c.pass.TypesInfo.Uses[id]
-		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || c.changedBeyondDefault(fd.Body, p) {
+		_, mp := c.paramMethod(fd, me, field)
+		if mp == nil || slices.Contains(out, *mp) {
 			continue
 		}
 		if c.returnsClean(cur, ctor) {
-			out = append(out, i)
+			out = append(out, *mp)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -164,7 +160,7 @@ func (c *checker) construction(cur inspector.Cursor) (ctor, method ast.Expr) {
 	switch n := cur.Node().(type) {
 	case *ast.CallExpr:
 		if mi := c.methodArg(n); mi >= 0 {
-			return n, arg(n, mi)
+			return n, c.methodOf(n, mi)
 		}
 	case *ast.CompositeLit:
 		if me, ok := c.litMethod(n); ok && me != nil {
@@ -273,29 +269,34 @@ func (r *request) constructed(call *ast.CallExpr) {
 }
 
 // sendsMethodArg returns the index of the argument of a call of fn that
-// is the method of the request fn builds, sends and retries itself
-// (KeyFact.SendsMethod), or -1.
-func (c *checker) sendsMethodArg(fn *types.Func) int {
-	if f := c.keyFact(fn); f != nil && len(f.SendsMethod) > 0 {
-		return f.SendsMethod[0]
+// is the method of the request fn builds and sends (KeyFact.SendsMethod
+// and Sends), or -1; retries says whether fn retries it itself.
+func (c *checker) sendsMethodArg(fn *types.Func) (i int, retries bool) {
+	if f := c.keyFact(fn); f != nil {
+		switch {
+		case len(f.SendsMethod) > 0:
+			return f.SendsMethod[0], true
+		case len(f.Sends) > 0:
+			return f.Sends[0], false
+		}
 	}
-	return -1
+	return -1, false
 }
 
 // sendsMethodParams returns the string parameters of a function whose
-// value is the method of a request it builds and sends inside a retry
-// site of its own, with no idempotency key and no header it cannot name
-// set on it, and that it reads nowhere else (a function that compares
-// the method may retry only some).
-func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
-	sig := fn.Type().(*types.Signature)
-	params := stringParams(sig)
-	if len(params) == 0 || !c.holdsRegion(fd) {
-		return nil // no retry site of its own to send in
-	}
+// value is the method of a request it builds and sends, with no
+// idempotency key and no header it cannot name set on it, and that it
+// reads nowhere else (a function that compares the method may retry
+// only some): those it retries itself (inside a retry site of its own,
+// through a retrying client or a send wrapper that resends, or by a call
+// of a function that does, KeyFact.SendsMethod), and those it sends once
+// (KeyFact.Sends). A request it also returns counts only when every
+// return of it follows every send (the response and the request it was
+// made from, (res, req, err)).
+func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, once []methodParam) {
 	bodyCur, ok := c.find.Find(fd.Body)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var uses map[types.Object]int // counted when a call takes a parameter as its method
 	used := func(p types.Object) int {
@@ -303,7 +304,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 			uses = map[types.Object]int{}
 			for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
 				if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
-					if _, ok := params[o]; ok {
+					if v, ok := o.(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent().Parent() != nil {
 						uses[o]++
 					}
 				}
@@ -311,35 +312,63 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) []int {
 		}
 		return uses[p]
 	}
-	var out []int
+	var seen []methodParam
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
 		mi := c.methodArg(call)
+		var sender *types.Func
+		senderRetries := false
+		if mi < 0 {
+			if f := c.callee(call); f != nil && f.Pkg() != nil && !typesx.IsInterfaceMethod(f) && libOf(f.Pkg().Path()) == "" {
+				mi, senderRetries = c.sendsMethodArg(f)
+				sender = f
+			}
+		}
 		if mi < 0 || astx.EnclosingFunc(cur) != ast.Node(fd) {
 			continue
 		}
-		id, ok := ast.Unparen(arg(call, mi)).(*ast.Ident)
-		if !ok {
+		p, mp := c.paramMethod(fd, arg(call, mi), c.methodField(call))
+		if mp == nil || slices.Contains(seen, *mp) || mp.field == "" && used(p) != 1 {
 			continue
 		}
-		p := c.pass.TypesInfo.Uses[id]
-		i, ok := params[p]
-		if !ok || slices.Contains(out, i) || used(p) != 1 || c.changedBeyondDefault(fd.Body, p) {
+		var r *request
+		if sender != nil {
+			// A call of a function that builds and sends it: the call
+			// builds and sends.
+			r = &request{kind: kindPost, method: "POST", call: call, fn: fd, sender: sender, senderRetries: senderRetries}
+			r.sends = []*ast.CallExpr{call}
+		} else {
+			r = c.valueRequest(cur, call, "POST")
+		}
+		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 || len(r.sends) == 0 {
 			continue
 		}
-		r := c.valueRequest(cur, call, "POST")
-		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 {
-			continue
-		}
-		for _, send := range r.sends {
-			if len(c.regionsOf(send, true)) > 0 {
-				out = append(out, i)
-				break
-			}
+		seen = append(seen, *mp)
+		switch {
+		case c.sendsOwn(r):
+			retried = append(retried, *mp)
+		default:
+			once = append(once, *mp)
 		}
 	}
-	slices.Sort(out)
-	return out
+	return retried, once
+}
+
+// sendsOwn reports whether the function of r, a request it builds with
+// the method of its parameter, retries it itself: it sends it inside a
+// retry site of its own, or through a retrying client, a send wrapper
+// that resends or a function that builds, sends and retries it, without
+// reading its method.
+func (c *checker) sendsOwn(r *request) bool {
+	for _, send := range r.sends {
+		if len(c.regionsOf(send, true)) > 0 {
+			return true
+		}
+	}
+	if r.sender != nil {
+		return r.senderRetries
+	}
+	return !c.methodAware(r) && c.resends(r)
 }
 
 // holdsRegion reports whether a body that runs once per attempt of a retry
@@ -363,4 +392,10 @@ func stringParams(sig *types.Signature) map[types.Object]int {
 		}
 	}
 	return params
+}
+
+// sendsArg is sendsMethodArg's index alone.
+func (c *checker) sendsArg(fn *types.Func) int {
+	i, _ := c.sendsMethodArg(fn)
+	return i
 }

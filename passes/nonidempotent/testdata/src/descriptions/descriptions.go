@@ -181,7 +181,7 @@ func (c *Client) CreateLit(ctx context.Context, key string) error {
 }
 
 // httpRequest converts the description itself and sends it once.
-func (c *Client) httpRequest(ctx context.Context, r *Request) (*http.Response, error) {
+func (c *Client) httpRequest(ctx context.Context, r *Request) (*http.Response, error) { // want httpRequest:`idemKey\(sends=\[1\], field=Method\)`
 	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL.String(), nil)
 	if err != nil {
 		return nil, err

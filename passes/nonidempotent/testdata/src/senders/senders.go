@@ -70,7 +70,7 @@ func (c *Client) executeRead(ctx context.Context, method, path string) (*http.Re
 }
 
 // executeOnce sends once.
-func (c *Client) executeOnce(ctx context.Context, method, path string) (*http.Response, error) {
+func (c *Client) executeOnce(ctx context.Context, method, path string) (*http.Response, error) { // want executeOnce:`idemKey\(sends=\[1\]\)`
 	req, err := c.newRequest(ctx, method, path)
 	if err != nil {
 		return nil, err
