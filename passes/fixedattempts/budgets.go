@@ -65,9 +65,11 @@ const (
 	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
 	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"
 	whyNoBudget = NoBudgetInScope
-	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is exported, named by an interface, or a caller's dependency is not known)"
+	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is used as a value, named by an interface or by a test file this run does not analyze, or a caller's dependency is not known)"
 	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
+	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
+	whyMethod   = "no fix: the retry helper is a method of an exported type, which an interface of another package may name: a budget parameter would break it"
 	whyFailover = "no fix: a budget in front of healthy endpoints would refuse the failover that keeps a request alive; budget the retries of the request around it instead"
 )
 
@@ -123,7 +125,11 @@ type newBudget struct {
 
 // budgetRef is how a fix refers to the budget of a site.
 type budgetRef struct {
-	expr    string // the budget: s.inventoryBudget, inventoryBudget, hostBudgets.For(c.baseURL)
+	expr string // the budget: s.inventoryBudget, inventoryBudget, hostBudgets.For(c.baseURL)
+	// given, for a budget that may be absent (an optional parameter's
+	// retryBudget[0]), is the condition that it is there: it is asked
+	// only then.
+	given   string
 	edits   []analysis.TextEdit
 	message string
 }
@@ -705,16 +711,27 @@ func render(pass *analysis.Pass, e ast.Expr) string {
 type helperFix struct {
 	decl  *ast.FuncDecl
 	param string
-	calls []*ast.CallExpr
-	needs []*need // one per call, in the order of calls
+	// optional: the parameter is a final variadic one (budgets
+	// ...*budget.Budget), which a call may leave out; the helper asks the
+	// first budget given, and none when a call gives none.
+	optional bool
+	calls    []*ast.CallExpr
+	needs    []*need // one per call, in the order of calls
+	why      string  // why the helper gets no fix ("" for whyHelper)
 }
 
 // helperOf returns the fix of a loop that retries a call of a function
 // parameter of its function (a retry helper), or nil when the loop is no
-// helper's. A helper gets a fix only when it is unexported, every use of
-// it in the package is a call whose operation's dependency is known, no
-// interface of the package names it (a method), and no test file of its
-// directory that this pass does not see mentions it.
+// helper's. A helper gets a fix only when every use of it in the package
+// is a call whose operation's dependency is known and no interface of the
+// package names it (a method). An unexported helper gets a budget
+// parameter, when no test file of its directory that this pass does not
+// see mentions it. An exported helper, which callers in other packages
+// call too, gets an optional one, a final variadic parameter that those
+// calls leave out and so keep compiling and behaving as before: when it
+// is a function, or a method of an unexported type, and not variadic
+// already (a method of an exported type may satisfy an interface of
+// another package, which names its parameters).
 func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	id, ok := ast.Unparen(s.Loop.Attempt.Fun).(*ast.Ident)
 	if !ok {
@@ -727,8 +744,24 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		return nil
 	}
 	h := &helperFix{decl: fd}
-	if !ok || fd.Name.IsExported() || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) || f.unseenTestUses(fd.Name.Name) {
+	if !ok || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) {
 		return h // a helper, with no fix
+	}
+	if fd.Name.IsExported() {
+		sig, _ := f.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+		switch {
+		case sig == nil:
+			return h
+		case sig.Variadic():
+			h.why = whyVariadic
+			return h
+		case fd.Recv != nil && exportedRecv(sig):
+			h.why = whyMethod
+			return h
+		}
+		h.optional = true
+	} else if f.unseenTestUses(fd.Name.Name) {
+		return h
 	}
 	obj := f.pass.TypesInfo.Defs[fd.Name]
 	calls := map[*ast.Ident]*ast.CallExpr{}
@@ -790,6 +823,16 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	}
 	h.param = fixutil.FreshName(f.pass.TypesInfo, file, s.Node.Pos(), "retryBudget")
 	return h
+}
+
+// exportedRecv reports whether a method's receiver type is exported.
+func exportedRecv(sig *types.Signature) bool {
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return !ok || n.Obj().Exported()
 }
 
 // helperCall returns the site of a call of a retry helper.
@@ -862,6 +905,9 @@ func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, 
 	prefix, edits := fixutil.AddImport(f.pass, file, retryapi.BudgetPath, file.Package)
 	params := h.decl.Type.Params
 	param := h.param + " *" + prefix + ".Budget"
+	if h.optional {
+		param = h.param + " ..." + "*" + prefix + ".Budget"
+	}
 	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)
 	if sig == nil {
 		return nil, false
