@@ -9,7 +9,11 @@ import (
 	"exported"
 )
 
-type Queue struct{ broker interface{ Send(ctx context.Context) error } }
+type Queue struct {
+	broker interface {
+		Send(ctx context.Context) error
+	}
+}
 
 func (q *Queue) Send(ctx context.Context) error {
 	return exported.Retry(ctx, q.broker.Send)
@@ -18,4 +22,3 @@ func (q *Queue) Send(ctx context.Context) error {
 func (q *Queue) Peek(ctx context.Context) (int, error) {
 	return exported.Do(ctx, 2, func(ctx context.Context) (int, error) { return 1, q.broker.Send(ctx) })
 }
-
