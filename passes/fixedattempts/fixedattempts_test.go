@@ -116,8 +116,8 @@ func TestExportedHelperCallers(t *testing.T) {
 		got = append(got, d.String())
 	}
 	want := []string{
-		"exported/outside/outside.go:15: exported.Retry is given no retry budget: its retries (3 attempts) are unbudgeted, and a failing dependency gets every one of them",
-		"exported/outside/outside.go:19: exported.Do is given no retry budget: its retries (2 attempts) are unbudgeted, and a failing dependency gets every one of them",
+		"exported/outside/outside.go:19: exported.Retry is given no retry budget: its retries (3 attempts) are unbudgeted, and a failing dependency gets every one of them",
+		"exported/outside/outside.go:23: exported.Do is given no retry budget: its retries (2 attempts) are unbudgeted, and a failing dependency gets every one of them",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("after the fixes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
