@@ -49,6 +49,9 @@ type fixer struct {
 	needs         []*need
 	deps          *retrysite.Deps // the package's dependency model
 	helpers       map[*retrysite.Site]*helperFix
+	// calls are the needs of the calls that give a retry helper no
+	// budget.
+	calls map[*retrysite.Site]*need
 	// why says, for a site that gets no fix, why: the related line of its
 	// finding.
 	why map[*retrysite.Site]string
@@ -142,6 +145,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		picks:     map[types.Object]map[string]bool{},
 		news:      map[string]*newBudget{},
 		helpers:   map[*retrysite.Site]*helperFix{},
+		calls:     map[*retrysite.Site]*need{},
 		why:       map[*retrysite.Site]string{},
 		deps:      retrysite.Of(pass).Deps(),
 	}
@@ -167,6 +171,13 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		}
 	}
 	for _, s := range sites {
+		if s.Kind == retrysite.HelperCall && s.Exempt == "" && fixutil.FileOf(pass, s.Pos) != nil {
+			if n := f.givesNoBudget(s); n != nil {
+				f.calls[s] = n
+				f.needs = append(f.needs, n)
+			}
+			continue
+		}
 		if !fixable(s) || len(s.Attempts) == 0 {
 			continue
 		}
@@ -798,24 +809,8 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		if site == nil {
 			return h
 		}
-		dep := f.deps.Op(site.Op)
-		if dep.Key == "" {
-			dep = retrysite.Of(f.pass).OperationDep(site.Op)
-		}
-		var at *ast.CallExpr
-		for i, a := range site.Attempts {
-			d := f.normDep(a.Call, a.Dep)
-			if i == 0 {
-				dep, at = a.Dep, a.Call
-			}
-			if d.Key == "" || d.Key != f.normDep(at, dep).Key {
-				dep = retrysite.Dep{}
-				break
-			}
-		}
-		cf := fixutil.FileOf(f.pass, c.Pos())
-		n := f.needAt(cf, c.Pos(), site.Func, at, dep)
-		if n == nil || cf == nil {
+		n := f.callNeed(site)
+		if n == nil {
 			return h
 		}
 		h.calls = append(h.calls, c)
@@ -823,6 +818,87 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	}
 	h.param = fixutil.FreshName(f.pass.TypesInfo, file, s.Node.Pos(), "retryBudget")
 	return h
+}
+
+// callNeed returns the need of a call of a retry helper: the budget of the
+// dependency its operation reaches, or nil when that is not one known
+// dependency.
+func (f *fixer) callNeed(site *retrysite.Site) *need {
+	c, ok := site.Node.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	dep := f.deps.Op(site.Op)
+	if dep.Key == "" {
+		dep = retrysite.Of(f.pass).OperationDep(site.Op)
+	}
+	var at *ast.CallExpr
+	for i, a := range site.Attempts {
+		d := f.normDep(a.Call, a.Dep)
+		if i == 0 {
+			dep, at = a.Dep, a.Call
+		}
+		if d.Key == "" || d.Key != f.normDep(at, dep).Key {
+			dep = retrysite.Dep{}
+			break
+		}
+	}
+	cf := fixutil.FileOf(f.pass, c.Pos())
+	if cf == nil {
+		return nil
+	}
+	return f.needAt(cf, c.Pos(), site.Func, at, dep)
+}
+
+// givesNoBudget returns the need of a call that gives a helper's budget
+// parameter of the budget package's type none (nil, or nothing for an
+// optional one), so that its fix passes its dependency's; nil otherwise.
+func (f *fixer) givesNoBudget(site *retrysite.Site) *need {
+	c, ok := site.Node.(*ast.CallExpr)
+	if !ok || !noBudget(f.pass, site) {
+		return nil
+	}
+	t := f.pass.TypesInfo.TypeOf(c.Fun)
+	if t == nil {
+		return nil
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || site.Helper.Budget >= sig.Params().Len() {
+		return nil
+	}
+	pt := sig.Params().At(site.Helper.Budget).Type()
+	if sl, ok := pt.(*types.Slice); ok && sig.Variadic() && site.Helper.Budget == sig.Params().Len()-1 {
+		pt = sl.Elem()
+	}
+	if !isBudget(pt) {
+		return nil
+	}
+	return f.callNeed(site)
+}
+
+// callFix passes a call that gives a retry helper no budget the budget of
+// its operation's dependency.
+func (f *fixer) callFix(site *retrysite.Site) *analysis.SuggestedFix {
+	n := f.calls[site]
+	if n == nil {
+		return nil
+	}
+	r, ok := f.ref(n)
+	if !ok {
+		return nil
+	}
+	c := site.Node.(*ast.CallExpr)
+	edits := append([]analysis.TextEdit(nil), r.edits...)
+	if i := site.Helper.Budget; i < len(c.Args) {
+		edits = append(edits, analysis.TextEdit{Pos: c.Args[i].Pos(), End: c.Args[i].End(), NewText: []byte(r.expr)})
+	} else {
+		edits = append(edits, analysis.TextEdit{Pos: c.Args[len(c.Args)-1].End(), End: c.Args[len(c.Args)-1].End(), NewText: []byte(", " + r.expr)})
+	}
+	msg := "Pass the retry helper its dependency's budget"
+	if n.use != nil {
+		msg = "Pass the retry helper " + r.expr
+	}
+	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
 }
 
 // exportedRecv reports whether a method's receiver type is exported.

@@ -69,7 +69,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			// A helper's loop is reported where it is; a call only when
 			// the helper takes a budget and the call gives it none.
 			if s.Exempt == "" && noBudget(pass, s) {
-				reportNoBudget(pass, s)
+				reportNoBudget(pass, fx, s)
 			}
 			continue
 		}
@@ -453,7 +453,12 @@ func noBudget(pass *analysis.Pass, s *retrysite.Site) bool {
 
 // reportNoBudget reports a call of a budget-taking helper that passes a
 // nil budget.
-func reportNoBudget(pass *analysis.Pass, s *retrysite.Site) {
+func reportNoBudget(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	msg := fmt.Sprintf("%s is given no retry budget: its retries (%s) are unbudgeted, and a failing dependency gets every one of them", s.API, s.Bound)
-	suppress.Report(pass, analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: catUnknown, Message: msg})
+	d := analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: catUnknown, Message: msg}
+	if fix := fx.callFix(s); fix != nil {
+		fix.TextEdits = fixutil.Unique(fix.TextEdits)
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	suppress.Report(pass, d)
 }

@@ -19,7 +19,7 @@ func TestFixedAttempts(t *testing.T) {
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix", "exported")
+	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix", "exported", "optcall")
 	rltest.GoldenCompiles(t, dir)
 }
 
@@ -29,7 +29,7 @@ func TestFixes(t *testing.T) {
 // healthy dependency sees no change.
 func TestFixesBehave(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	for _, pkg := range []string{"shapes", "perdep", "libfix", "exported"} {
+	for _, pkg := range []string{"shapes", "perdep", "libfix", "exported", "optcall"} {
 		t.Run(pkg, func(t *testing.T) {
 			rltest.Behave(t, dir, pkg, filepath.Join(analysistest.TestData(), "behave", pkg+".go"))
 		})
@@ -43,7 +43,7 @@ func TestFixesBehave(t *testing.T) {
 func TestFixesShareNoBudget(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	fixed := rltest.FixedTree(t, dir)
-	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix", "exported"}
+	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix", "exported", "optcall"}
 	key := func(d rltest.Diag) string { return strings.SplitN(d.Posn, ":", 2)[0] + ": " + d.Message }
 	before := map[string]int{}
 	for _, d := range rltest.Diagnostics(t, dir, sharedbudget.Analyzer, pkgs...) {
@@ -104,7 +104,8 @@ func TestNoFix(t *testing.T) {
 // TestExportedHelperCallers checks the calls of fixed exported retry
 // helpers from another package: they compile as they are, and, passing no
 // budget, are reported at the call (the helper's loop is budgeted now),
-// without a fix.
+// with a fix that passes their own dependency's budget (optcall's golden
+// shows it).
 func TestExportedHelperCallers(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	if d := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "exported/outside"); len(d) != 0 {
@@ -114,6 +115,9 @@ func TestExportedHelperCallers(t *testing.T) {
 	var got []string
 	for _, d := range rltest.Diagnostics(t, fixed, fixedattempts.Analyzer, "exported/outside") {
 		got = append(got, d.String())
+		if !d.Fix {
+			t.Errorf("%s: no fix", d)
+		}
 	}
 	want := []string{
 		"exported/outside/outside.go:19: exported.Retry is given no retry budget: its retries (3 attempts) are unbudgeted, and a failing dependency gets every one of them",
