@@ -92,6 +92,9 @@
 //     helper that is variadic already, or a method of an exported type (an
 //     interface of another package may name it); a use of the helper as a
 //     function value in another package no longer compiles;
+//   - a call that gives a helper's budget parameter of the budget package
+//     none (nil, or nothing for an optional one) gets its own dependency's
+//     budget, as a loop's fix would name it;
 //   - a gRPC service config literal gets a retryThrottling entry
 //     ("maxTokens": 10, "tokenRatio": 0.1);
 //   - the AWS SDK's ratelimit.None is replaced by the SDK's token bucket;
