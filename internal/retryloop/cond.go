@@ -188,6 +188,9 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 	if out, ok := f.lengthTest(x, y, op, st, want); ok {
 		return out
 	}
+	if out, ok := f.budgetGiven(x, y, op, st, want); ok {
+		return out
+	}
 	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && (op == token.EQL || op == token.NEQ) {
 		if err := f.errArg(c, st); err != nil {
 			zero, isConst := f.a.isZeroConst(y)
@@ -1159,6 +1162,96 @@ func (f *flow) lengthTest(x, y ast.Expr, op token.Token, st state, want bool) ([
 		o |= oErr
 	}
 	return with(st, o), true
+}
+
+// budgetGiven reads len(budgets) > 0 (!= 0, >= 1, == 0), where budgets is
+// the final variadic parameter of the loop's function and the loop asks
+// budgets[0]: an optional budget, which a call of the function may leave
+// out. Where none was given, the caller chose no budget, and that call is
+// where the retries are unbudgeted (a call of a retry helper that passes
+// none is reported there): the path counts as guarded, as it does when
+// the budget allows the retry. Only the helper's own parameter counts: a
+// budget that may be nil elsewhere (x != nil && !x.Allow()) leaves the
+// path unguarded.
+func (f *flow) budgetGiven(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
+	c, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || len(c.Args) != 1 {
+		return nil, false
+	}
+	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); !ok || id.Name != "len" {
+		return nil, false
+	}
+	if _, ok := f.a.pass.TypesInfo.Uses[ast.Unparen(c.Fun).(*ast.Ident)].(*types.Builtin); !ok {
+		return nil, false
+	}
+	p := f.optionalBudget(c.Args[0])
+	if p == nil {
+		return nil, false
+	}
+	n, isConst := f.a.intConst(y)
+	if !isConst {
+		return nil, false
+	}
+	var given bool
+	switch {
+	case n == 0 && (op == token.GTR || op == token.NEQ), n == 1 && op == token.GEQ:
+		given = want
+	case n == 0 && (op == token.EQL || op == token.LEQ), n == 1 && op == token.LSS:
+		given = !want
+	default:
+		return nil, false
+	}
+	if !given {
+		st.guarded = true
+	}
+	return []state{st}, true
+}
+
+// optionalBudget returns the final variadic parameter of the loop's
+// function that e names, when the loop asks its first element as a
+// budget (budgets[0].TryRetry()); nil otherwise.
+func (f *flow) optionalBudget(e ast.Expr) types.Object {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := f.a.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	var sig *types.Signature
+	switch fn := f.l.fn.(type) {
+	case *ast.FuncDecl:
+		if o, ok := f.a.pass.TypesInfo.Defs[fn.Name].(*types.Func); ok {
+			sig, _ = o.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ = f.a.pass.TypesInfo.TypeOf(fn).(*types.Signature)
+	}
+	if sig == nil || !sig.Variadic() || sig.Params().At(sig.Params().Len()-1) != v {
+		return nil
+	}
+	asked := false
+	ast.Inspect(f.l.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || asked {
+			return !asked
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && f.isGuardCall(c) {
+			if ix, ok := ast.Unparen(sel.X).(*ast.IndexExpr); ok {
+				if n, isConst := f.a.intConst(ix.Index); isConst && n == 0 {
+					if xid, ok := ast.Unparen(ix.X).(*ast.Ident); ok && f.a.pass.TypesInfo.Uses[xid] == v {
+						asked = true
+					}
+				}
+			}
+		}
+		return !asked
+	})
+	if !asked {
+		return nil
+	}
+	return v
 }
 
 // conflictPredicate reports whether fn, a function of the package, holds

@@ -154,7 +154,11 @@
 // before each attempt or after a failure), and the budget outlives the
 // call: a counter made by the function itself is no budget. A path that
 // skips the check (x != nil && !x.Allow(): x is nil) or goes on after a
-// refusal (the refusal only skips the wait) is not guarded. A loop whose
+// refusal (the refusal only skips the wait) is not guarded, except where
+// what it skips is an optional budget of the function, its final variadic
+// parameter (len(budgets) > 0 && !budgets[0].TryRetry()): a caller that
+// gives none chose no budget, and a call of a retry helper that passes
+// none is reported at the call. A loop whose
 // failures all first passed a test for a concurrency conflict is exempt,
 // and so is one whose failures that go round are all interrupted or
 // blocked system calls (EINTR, EAGAIN): the call is made again, it is not

@@ -85,7 +85,7 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 			f.Bound.Param = "" // a parameter of a function literal, not of the helper
 		}
 		if s.Guard != nil && s.Guard.Budget != nil {
-			if i, ok := paramIndex(a, s.Guard.Budget, params); ok {
+			if i, ok := paramIndex(a, s.Guard.Budget, fn.Type().(*types.Signature)); ok {
 				f.Budget = i
 			}
 		}
@@ -133,8 +133,17 @@ func (a *analyzer) retriedParam(s *Site, index map[types.Object]int) int {
 	return -1
 }
 
-// paramIndex returns the index of the parameter e names.
-func paramIndex(a *analyzer, e ast.Expr, params *types.Tuple) (int, bool) {
+// paramIndex returns the index of the parameter e names: a parameter, or
+// the first element of a final variadic parameter (budgets[0]), the
+// optional budget a call may leave out.
+func paramIndex(a *analyzer, e ast.Expr, sig *types.Signature) (int, bool) {
+	params := sig.Params()
+	if ix, ok := unparen(e).(*ast.IndexExpr); ok && sig.Variadic() {
+		if tv, ok := a.pass.TypesInfo.Types[ix.Index]; ok && tv.Value != nil && tv.Value.String() == "0" && a.objOf(ix.X) == params.At(params.Len()-1) {
+			return params.Len() - 1, true
+		}
+		return 0, false
+	}
 	obj := a.objOf(e)
 	for i := range params.Len() {
 		if params.At(i) == obj {

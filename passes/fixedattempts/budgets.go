@@ -49,6 +49,9 @@ type fixer struct {
 	needs         []*need
 	deps          *retrysite.Deps // the package's dependency model
 	helpers       map[*retrysite.Site]*helperFix
+	// calls are the needs of the calls that give a retry helper no
+	// budget.
+	calls map[*retrysite.Site]*need
 	// why says, for a site that gets no fix, why: the related line of its
 	// finding.
 	why map[*retrysite.Site]string
@@ -65,9 +68,11 @@ const (
 	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
 	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"
 	whyNoBudget = NoBudgetInScope
-	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is exported, named by an interface, or a caller's dependency is not known)"
+	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is used as a value, named by an interface or by a test file this run does not analyze, or a caller's dependency is not known)"
 	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
+	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
+	whyMethod   = "no fix: the retry helper is a method of an exported type, which an interface of another package may name: a budget parameter would break it"
 	whyFailover = "no fix: a budget in front of healthy endpoints would refuse the failover that keeps a request alive; budget the retries of the request around it instead"
 )
 
@@ -123,7 +128,11 @@ type newBudget struct {
 
 // budgetRef is how a fix refers to the budget of a site.
 type budgetRef struct {
-	expr    string // the budget: s.inventoryBudget, inventoryBudget, hostBudgets.For(c.baseURL)
+	expr string // the budget: s.inventoryBudget, inventoryBudget, hostBudgets.For(c.baseURL)
+	// given, for a budget that may be absent (an optional parameter's
+	// retryBudget[0]), is the condition that it is there: it is asked
+	// only then.
+	given   string
 	edits   []analysis.TextEdit
 	message string
 }
@@ -136,6 +145,7 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		picks:     map[types.Object]map[string]bool{},
 		news:      map[string]*newBudget{},
 		helpers:   map[*retrysite.Site]*helperFix{},
+		calls:     map[*retrysite.Site]*need{},
 		why:       map[*retrysite.Site]string{},
 		deps:      retrysite.Of(pass).Deps(),
 	}
@@ -161,6 +171,13 @@ func newFixer(pass *analysis.Pass, cfg *Config, sites []*retrysite.Site, fixable
 		}
 	}
 	for _, s := range sites {
+		if s.Kind == retrysite.HelperCall && s.Exempt == "" && fixutil.FileOf(pass, s.Pos) != nil {
+			if n := f.givesNoBudget(s); n != nil {
+				f.calls[s] = n
+				f.needs = append(f.needs, n)
+			}
+			continue
+		}
 		if !fixable(s) || len(s.Attempts) == 0 {
 			continue
 		}
@@ -705,16 +722,27 @@ func render(pass *analysis.Pass, e ast.Expr) string {
 type helperFix struct {
 	decl  *ast.FuncDecl
 	param string
-	calls []*ast.CallExpr
-	needs []*need // one per call, in the order of calls
+	// optional: the parameter is a final variadic one (budgets
+	// ...*budget.Budget), which a call may leave out; the helper asks the
+	// first budget given, and none when a call gives none.
+	optional bool
+	calls    []*ast.CallExpr
+	needs    []*need // one per call, in the order of calls
+	why      string  // why the helper gets no fix ("" for whyHelper)
 }
 
 // helperOf returns the fix of a loop that retries a call of a function
 // parameter of its function (a retry helper), or nil when the loop is no
-// helper's. A helper gets a fix only when it is unexported, every use of
-// it in the package is a call whose operation's dependency is known, no
-// interface of the package names it (a method), and no test file of its
-// directory that this pass does not see mentions it.
+// helper's. A helper gets a fix only when every use of it in the package
+// is a call whose operation's dependency is known and no interface of the
+// package names it (a method). An unexported helper gets a budget
+// parameter, when no test file of its directory that this pass does not
+// see mentions it. An exported helper, which callers in other packages
+// call too, gets an optional one, a final variadic parameter that those
+// calls leave out and so keep compiling and behaving as before: when it
+// is a function, or a method of an unexported type, and not variadic
+// already (a method of an exported type may satisfy an interface of
+// another package, which names its parameters).
 func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	id, ok := ast.Unparen(s.Loop.Attempt.Fun).(*ast.Ident)
 	if !ok {
@@ -727,8 +755,24 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		return nil
 	}
 	h := &helperFix{decl: fd}
-	if !ok || fd.Name.IsExported() || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) || f.unseenTestUses(fd.Name.Name) {
+	if !ok || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) {
 		return h // a helper, with no fix
+	}
+	if fd.Name.IsExported() {
+		sig, _ := f.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+		switch {
+		case sig == nil:
+			return h
+		case sig.Variadic():
+			h.why = whyVariadic
+			return h
+		case fd.Recv != nil && exportedRecv(sig):
+			h.why = whyMethod
+			return h
+		}
+		h.optional = true
+	} else if f.unseenTestUses(fd.Name.Name) {
+		return h
 	}
 	obj := f.pass.TypesInfo.Defs[fd.Name]
 	calls := map[*ast.Ident]*ast.CallExpr{}
@@ -765,24 +809,8 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		if site == nil {
 			return h
 		}
-		dep := f.deps.Op(site.Op)
-		if dep.Key == "" {
-			dep = retrysite.Of(f.pass).OperationDep(site.Op)
-		}
-		var at *ast.CallExpr
-		for i, a := range site.Attempts {
-			d := f.normDep(a.Call, a.Dep)
-			if i == 0 {
-				dep, at = a.Dep, a.Call
-			}
-			if d.Key == "" || d.Key != f.normDep(at, dep).Key {
-				dep = retrysite.Dep{}
-				break
-			}
-		}
-		cf := fixutil.FileOf(f.pass, c.Pos())
-		n := f.needAt(cf, c.Pos(), site.Func, at, dep)
-		if n == nil || cf == nil {
+		n := f.callNeed(site)
+		if n == nil {
 			return h
 		}
 		h.calls = append(h.calls, c)
@@ -790,6 +818,97 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	}
 	h.param = fixutil.FreshName(f.pass.TypesInfo, file, s.Node.Pos(), "retryBudget")
 	return h
+}
+
+// callNeed returns the need of a call of a retry helper: the budget of the
+// dependency its operation reaches, or nil when that is not one known
+// dependency.
+func (f *fixer) callNeed(site *retrysite.Site) *need {
+	c, ok := site.Node.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	dep := f.deps.Op(site.Op)
+	if dep.Key == "" {
+		dep = retrysite.Of(f.pass).OperationDep(site.Op)
+	}
+	var at *ast.CallExpr
+	for i, a := range site.Attempts {
+		d := f.normDep(a.Call, a.Dep)
+		if i == 0 {
+			dep, at = a.Dep, a.Call
+		}
+		if d.Key == "" || d.Key != f.normDep(at, dep).Key {
+			dep = retrysite.Dep{}
+			break
+		}
+	}
+	cf := fixutil.FileOf(f.pass, c.Pos())
+	if cf == nil {
+		return nil
+	}
+	return f.needAt(cf, c.Pos(), site.Func, at, dep)
+}
+
+// givesNoBudget returns the need of a call that gives a helper's budget
+// parameter of the budget package's type none (nil, or nothing for an
+// optional one), so that its fix passes its dependency's; nil otherwise.
+func (f *fixer) givesNoBudget(site *retrysite.Site) *need {
+	c, ok := site.Node.(*ast.CallExpr)
+	if !ok || !noBudget(f.pass, site) {
+		return nil
+	}
+	t := f.pass.TypesInfo.TypeOf(c.Fun)
+	if t == nil {
+		return nil
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || site.Helper.Budget >= sig.Params().Len() {
+		return nil
+	}
+	pt := sig.Params().At(site.Helper.Budget).Type()
+	if sl, ok := pt.(*types.Slice); ok && sig.Variadic() && site.Helper.Budget == sig.Params().Len()-1 {
+		pt = sl.Elem()
+	}
+	if !isBudget(pt) {
+		return nil
+	}
+	return f.callNeed(site)
+}
+
+// callFix passes a call that gives a retry helper no budget the budget of
+// its operation's dependency.
+func (f *fixer) callFix(site *retrysite.Site) *analysis.SuggestedFix {
+	n := f.calls[site]
+	if n == nil {
+		return nil
+	}
+	r, ok := f.ref(n)
+	if !ok {
+		return nil
+	}
+	c := site.Node.(*ast.CallExpr)
+	edits := append([]analysis.TextEdit(nil), r.edits...)
+	if i := site.Helper.Budget; i < len(c.Args) {
+		edits = append(edits, analysis.TextEdit{Pos: c.Args[i].Pos(), End: c.Args[i].End(), NewText: []byte(r.expr)})
+	} else {
+		edits = append(edits, analysis.TextEdit{Pos: c.Args[len(c.Args)-1].End(), End: c.Args[len(c.Args)-1].End(), NewText: []byte(", " + r.expr)})
+	}
+	msg := "Pass the retry helper its dependency's budget"
+	if n.use != nil {
+		msg = "Pass the retry helper " + r.expr
+	}
+	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
+}
+
+// exportedRecv reports whether a method's receiver type is exported.
+func exportedRecv(sig *types.Signature) bool {
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return !ok || n.Obj().Exported()
 }
 
 // helperCall returns the site of a call of a retry helper.
@@ -862,6 +981,9 @@ func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, 
 	prefix, edits := fixutil.AddImport(f.pass, file, retryapi.BudgetPath, file.Package)
 	params := h.decl.Type.Params
 	param := h.param + " *" + prefix + ".Budget"
+	if h.optional {
+		param = h.param + " ..." + "*" + prefix + ".Budget"
+	}
 	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)
 	if sig == nil {
 		return nil, false

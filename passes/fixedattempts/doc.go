@@ -80,6 +80,21 @@
 //     -fixedattempts.budget-module is set after "go get" of the module), the
 //     loop is guarded by a new package-level budget named after the
 //     dependency;
+//   - a retry helper (a loop around a call of its function parameter) gets
+//     a budget parameter that each of its calls in the package fills with
+//     its own dependency's budget, where every use of the helper is such
+//     a call. An exported helper, which calls in other packages use too,
+//     gets an optional one instead, a final variadic parameter
+//     (retryBudget ...*budget.Budget) asked only when given
+//     (len(retryBudget) > 0 && !retryBudget[0].TryRetry()): the calls of
+//     the package pass theirs; a call elsewhere compiles and retries as
+//     before, and is reported as giving no budget. No fix for an exported
+//     helper that is variadic already, or a method of an exported type (an
+//     interface of another package may name it); a use of the helper as a
+//     function value in another package no longer compiles;
+//   - a call that gives a helper's budget parameter of the budget package
+//     none (nil, or nothing for an optional one) gets its own dependency's
+//     budget, as a loop's fix would name it;
 //   - a gRPC service config literal gets a retryThrottling entry
 //     ("maxTokens": 10, "tokenRatio": 0.1);
 //   - the AWS SDK's ratelimit.None is replaced by the SDK's token bucket;

@@ -69,7 +69,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			// A helper's loop is reported where it is; a call only when
 			// the helper takes a budget and the call gives it none.
 			if s.Exempt == "" && noBudget(pass, s) {
-				reportNoBudget(pass, s)
+				reportNoBudget(pass, fx, s)
 			}
 			continue
 		}
@@ -291,6 +291,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	var edits []analysis.TextEdit
 	if h := f.helpers[s]; h != nil {
 		if h.param == "" {
+			if h.why != "" {
+				return f.decline(s, h.why)
+			}
 			return f.decline(s, whyHelper)
 		}
 		he, ok := f.helperEdits(file, h)
@@ -299,6 +302,10 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 		}
 		edits = append(edits, he...)
 		ref = budgetRef{expr: h.param, message: "Give the retry helper a budget parameter, filled by each caller with its dependency's budget"}
+		if h.optional {
+			ref = budgetRef{expr: h.param + "[0]", given: "len(" + h.param + ") > 0",
+				message: "Give the retry helper an optional budget parameter, filled by each caller in the package with its dependency's budget"}
+		}
 	} else {
 		var n *need
 		for _, x := range f.needs {
@@ -318,7 +325,7 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	if plan.newLabel {
 		plan.label = freshLabel(astx.FuncBody(s.Func))
 	}
-	guard, ok := plan.render(f.pass, file, s, ref.expr)
+	guard, ok := plan.render(f.pass, file, s, ref)
 	if !ok {
 		return f.decline(s, whyGuard)
 	}
@@ -329,6 +336,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	}
 	loopIndent := fixutil.Indent(f.pass, file, loopStart)
 	before := ref.expr + ".OnRequest()\n" + loopIndent
+	if ref.given != "" {
+		before = "if " + ref.given + " {\n" + loopIndent + "\t" + before + "}\n" + loopIndent
+	}
 	if plan.newLabel {
 		before += plan.label + ":\n" + loopIndent
 	}
@@ -417,12 +427,21 @@ func depNames(s *retrysite.Site, labels *retrysite.Labels) string {
 }
 
 // noBudget reports whether a call of a helper that takes a budget passes
-// none (nil).
+// none: nil, or no argument for a final variadic budget parameter (the
+// optional budget an exported helper's fix adds).
 func noBudget(pass *analysis.Pass, s *retrysite.Site) bool {
 	h := s.Helper
 	call, ok := s.Node.(*ast.CallExpr)
-	if h == nil || !ok || h.Budget < 0 || h.Budget >= len(call.Args) {
+	if h == nil || !ok || h.Budget < 0 {
 		return false
+	}
+	if h.Budget >= len(call.Args) {
+		t := pass.TypesInfo.TypeOf(call.Fun)
+		if t == nil {
+			return false
+		}
+		sig, _ := t.Underlying().(*types.Signature)
+		return sig != nil && sig.Variadic() && h.Budget == sig.Params().Len()-1 && !call.Ellipsis.IsValid()
 	}
 	id, ok := ast.Unparen(call.Args[h.Budget]).(*ast.Ident)
 	if !ok {
@@ -434,7 +453,12 @@ func noBudget(pass *analysis.Pass, s *retrysite.Site) bool {
 
 // reportNoBudget reports a call of a budget-taking helper that passes a
 // nil budget.
-func reportNoBudget(pass *analysis.Pass, s *retrysite.Site) {
+func reportNoBudget(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	msg := fmt.Sprintf("%s is given no retry budget: its retries (%s) are unbudgeted, and a failing dependency gets every one of them", s.API, s.Bound)
-	suppress.Report(pass, analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: catUnknown, Message: msg})
+	d := analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: catUnknown, Message: msg}
+	if fix := fx.callFix(s); fix != nil {
+		fix.TextEdits = fixutil.Unique(fix.TextEdits)
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	suppress.Report(pass, d)
 }

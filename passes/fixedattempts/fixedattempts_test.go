@@ -14,12 +14,12 @@ import (
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix", "calldeps")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix", "calldeps", "exported/outside")
 }
 
 func TestFixes(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix")
+	analysistest.RunWithSuggestedFixes(t, dir, fixedattempts.Analyzer, "fix", "fixnew", "shapes", "perdep", "libfix", "exported", "optcall")
 	rltest.GoldenCompiles(t, dir)
 }
 
@@ -29,7 +29,7 @@ func TestFixes(t *testing.T) {
 // healthy dependency sees no change.
 func TestFixesBehave(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	for _, pkg := range []string{"shapes", "perdep", "libfix"} {
+	for _, pkg := range []string{"shapes", "perdep", "libfix", "exported", "optcall"} {
 		t.Run(pkg, func(t *testing.T) {
 			rltest.Behave(t, dir, pkg, filepath.Join(analysistest.TestData(), "behave", pkg+".go"))
 		})
@@ -43,7 +43,7 @@ func TestFixesBehave(t *testing.T) {
 func TestFixesShareNoBudget(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	fixed := rltest.FixedTree(t, dir)
-	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix"}
+	pkgs := []string{"fix", "fixnew", "shapes", "perdep", "libfix", "exported", "optcall"}
 	key := func(d rltest.Diag) string { return strings.SplitN(d.Posn, ":", 2)[0] + ": " + d.Message }
 	before := map[string]int{}
 	for _, d := range rltest.Diagnostics(t, dir, sharedbudget.Analyzer, pkgs...) {
@@ -82,8 +82,8 @@ func TestFixesShareNoBudget(t *testing.T) {
 func TestNoFix(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	diags := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "nofix", "nofixdeps", "libnofix")
-	if len(diags) != 24 {
-		t.Errorf("%d diagnostics, want the 24 retry sites of nofix, nofixdeps and libnofix", len(diags))
+	if len(diags) != 25 {
+		t.Errorf("%d diagnostics, want the 25 retry sites of nofix, nofixdeps and libnofix", len(diags))
 	}
 	for _, d := range diags {
 		if d.Fix {
@@ -98,6 +98,33 @@ func TestNoFix(t *testing.T) {
 		if why != 1 {
 			t.Errorf("%s: %d related lines say why there is no fix, want 1: %q", d, why, d.Related)
 		}
+	}
+}
+
+// TestExportedHelperCallers checks the calls of fixed exported retry
+// helpers from another package: they compile as they are, and, passing no
+// budget, are reported at the call (the helper's loop is budgeted now),
+// with a fix that passes their own dependency's budget (optcall's golden
+// shows it).
+func TestExportedHelperCallers(t *testing.T) {
+	dir := rltest.WithStubs(t, analysistest.TestData())
+	if d := rltest.Diagnostics(t, dir, fixedattempts.Analyzer, "exported/outside"); len(d) != 0 {
+		t.Errorf("before the fixes, the calls are reported: %v", d)
+	}
+	fixed := rltest.FixedTree(t, dir)
+	var got []string
+	for _, d := range rltest.Diagnostics(t, fixed, fixedattempts.Analyzer, "exported/outside") {
+		got = append(got, d.String())
+		if !d.Fix {
+			t.Errorf("%s: no fix", d)
+		}
+	}
+	want := []string{
+		"exported/outside/outside.go:19: exported.Retry is given no retry budget: its retries (3 attempts) are unbudgeted, and a failing dependency gets every one of them",
+		"exported/outside/outside.go:23: exported.Do is given no retry budget: its retries (2 attempts) are unbudgeted, and a failing dependency gets every one of them",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after the fixes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

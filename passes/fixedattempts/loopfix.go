@@ -894,20 +894,27 @@ func (li *loopInfo) assignedInBody(v types.Object) bool {
 	return found
 }
 
-// render returns the edits of a plan, with b the budget expression.
-func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site, b string) ([]analysis.TextEdit, bool) {
+// render returns the edits of a plan, with ref the budget.
+func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site, ref budgetRef) ([]analysis.TextEdit, bool) {
 	var edits []analysis.TextEdit
+	refuse := "!" + ref.expr + ".TryRetry()"
+	if ref.given != "" {
+		refuse = ref.given + " && " + refuse
+	}
 	switch p.kind {
 	case planMerge:
 		at := p.exit.Cond.End()
-		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(" || !" + b + ".TryRetry()")}}, true
+		if ref.given != "" {
+			refuse = "(" + refuse + ")"
+		}
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(" || " + refuse)}}, true
 	case planStmt:
 		at := p.point.Stmt.Pos()
 		if p.point.After {
 			at = p.point.Stmt.End()
 		}
 		indent := fixutil.Indent(pass, file, p.point.Stmt.Pos())
-		cond := "!" + b + ".TryRetry()"
+		cond := refuse
 		if p.next != "" {
 			cond = p.next + " && " + cond
 		}
@@ -926,7 +933,7 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 		}
 		at := s.Body.List[0].Pos()
 		indent := fixutil.Indent(pass, file, at)
-		text, imp, ok := p.guardText(pass, file, at, p.first+" && !"+b+".TryRetry()", indent)
+		text, imp, ok := p.guardText(pass, file, at, p.first+" && "+refuse, indent)
 		if !ok {
 			return nil, false
 		}

@@ -34,6 +34,52 @@ func WithBudget(b *budget.Budget, op func() error) error { // want WithBudget:"r
 	}
 }
 
+// Optional retries op, guarded by the budget its caller gives, if any: a
+// final variadic budget parameter, which a call may leave out.
+func Optional(op func() error, budgets ...*budget.Budget) error { // want Optional:"retryHelper\\(op=0, 3 attempts, guarded, budget=1\\)"
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		if i+1 < 3 && len(budgets) > 0 && !budgets[0].TryRetry() {
+			break
+		}
+	}
+	return err
+}
+
+// Maybe asks a package budget only when it is set: a path that skips it
+// is unguarded (not a parameter a caller chose).
+func Maybe(op func() error) error { // want Maybe:"retryHelper\\(op=0, 3 attempts\\)"
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		if maybe != nil && !maybe.TryRetry() {
+			break
+		}
+	}
+	return err
+}
+
+var maybe *budget.Budget
+
+// Later asks a variadic budget other than the first: no optional budget.
+func Later(op func() error, budgets ...*budget.Budget) error { // want Later:"retryHelper\\(op=0, 3 attempts\\)"
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		if len(budgets) > 1 && !budgets[1].TryRetry() {
+			break
+		}
+	}
+	return err
+}
+
 // Lib retries op through a library.
 func Lib(op func() error) error { // want Lib:"retryHelper\\(op=0, 6 attempts, exponential\\+jitter\\)"
 	return backoff.Retry(func() error { return op() }, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 5))

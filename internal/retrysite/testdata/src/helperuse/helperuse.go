@@ -18,6 +18,9 @@ func use(ctx context.Context, o *Orders) {
 	helpers.Do(ctx, func(ctx context.Context) error { return o.Get(ctx) }) // want `helper helpers.Do \[3 attempts\] delay=fixed dep=o`
 	helpers.WithBudget(shared, func() error { return o.Get(ctx) })         // want `helper helpers.WithBudget \[unbounded\] guard=helpers.WithBudget delay=none dep=o`
 	helpers.Wrap(o.Get)                                                    // want `helper helpers.Wrap \[3 attempts\] delay=fixed`
+	// An optional budget given, and left out.
+	helpers.Optional(func() error { return o.Get(ctx) }, shared) // want `helper helpers.Optional \[3 attempts\] guard=helpers.Optional delay=none dep=o`
+	helpers.Optional(func() error { return o.Get(ctx) })         // want `helper helpers.Optional \[3 attempts\] guard=helpers.Optional delay=none dep=o`
 	helpers.Once(func() error { return o.Get(ctx) })
 	// A constant for the counting parameter is the call's bound; a method
 	// value names the dependency.

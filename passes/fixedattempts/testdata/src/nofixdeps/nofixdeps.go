@@ -28,8 +28,28 @@ func viaValue(ctx context.Context) error {
 	return err
 }
 
-// Retry is exported: callers in other packages would not pass a budget.
-func Retry(ctx context.Context, op func(context.Context) error) error {
+// Option is an option of Retry.
+type Option func()
+
+// Retry is exported and variadic already: an optional budget parameter
+// cannot follow its options, and one before them would break its callers
+// in other packages.
+func Retry(ctx context.Context, op func(context.Context) error, opts ...Option) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// Retrier.Do is a method of an exported type: an interface of another
+// package may name it, which a new parameter would break.
+type Retrier struct{}
+
+func (Retrier) Do(ctx context.Context, op func(context.Context) error) error {
 	var err error
 	for i := 0; i < 3; i++ { // want `up to 3 attempts`
 		if err = op(ctx); err == nil {

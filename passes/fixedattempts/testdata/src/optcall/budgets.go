@@ -1,0 +1,5 @@
+package optcall
+
+import "github.com/retrylint/retrylint/budget"
+
+var restockBudget = budget.New()
