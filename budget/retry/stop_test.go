@@ -92,7 +92,10 @@ func TestOnRetryOnlyForRetriesMade(t *testing.T) {
 		reason error
 	}{
 		{"budget", context.Background(), retry.Policy{MaxAttempts: 3, Budget: budget.New(budget.MinPerSecond(0))}, retry.ErrBudget},
-		{"deadline", tight, retry.Policy{MaxAttempts: 3, InitialDelay: time.Hour}, retry.ErrDeadline},
+		// The wait is uniform in [0, InitialDelay]: a delay of a million
+		// hours leaves a wait under the minute left one chance in 6·10⁷
+		// (an hour left one in 60).
+		{"deadline", tight, retry.Policy{MaxAttempts: 3, InitialDelay: 1e6 * time.Hour}, retry.ErrDeadline},
 		{"final", context.Background(), retry.Policy{MaxAttempts: 3, ShouldRetry: func(error) bool { return false }}, retry.ErrFinal},
 		{"one attempt", context.Background(), retry.Policy{MaxAttempts: 1}, retry.ErrAttempts},
 	} {
