@@ -270,10 +270,7 @@ func (f *fixer) literalCheckRetryFix(file *ast.File, s *retrysite.Site, lit *ast
 	if !f.canImport {
 		return f.decline(s, whyNoBudget)
 	}
-	name, pkg, edits := f.clientBudget(file, client, stmt.Pos())
-	if client == ast.Expr(lit) {
-		name, pkg, edits = f.clientBudget(file, ast.NewIdent("client"), stmt.Pos())
-	}
+	name, pkg, edits := f.clientBudget(file, client, stmt.Pos()) // a literal's is clientBudget
 	indent := fixutil.Indent(f.pass, file, stmt.Pos())
 	edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(name + " := " + pkg + ".New()\n" + indent)})
 	wrapper, imp := f.checkRetryWrapper(file, stmt.Pos(), fixutil.Indent(f.pass, file, value.Pos()), name, policy)
