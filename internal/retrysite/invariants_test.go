@@ -99,6 +99,11 @@ func checkSite(s *retrysite.Site) error {
 		if s.Kind == retrysite.Library && s.Entry == nil {
 			return fmt.Errorf("library site %s without its table entry", s.API)
 		}
+		if c := s.Client; c != nil {
+			if _, ok := s.Node.(*ast.CallExpr); !ok || s.Kind != retrysite.Library || c.Kind != retrysite.Library || c.Client != nil || c.Entry != s.Entry {
+				return fmt.Errorf("send %s whose client is not a library configuration of its entry", s.API)
+			}
+		}
 		if s.Kind == retrysite.HelperCall && s.Helper == nil {
 			return fmt.Errorf("helper call %s without its HelperFact", s.API)
 		}

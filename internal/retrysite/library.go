@@ -808,8 +808,25 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 }
 
 // assignedTo returns the expression the value at cur is assigned to
-// (x := f(), x = f(), s.c = f()), or nil.
+// (x := f(), x = f(), s.c = f()), or nil. A value of a keyed field of a
+// literal that is assigned (a := &api{hc: f()}) is assigned to a.hc: the
+// result is then a selector made here whose Sel is the literal's key (the
+// field's object; the selector itself has no type information).
 func assignedTo(cur inspector.Cursor) ast.Expr {
+	if kv, ok := cur.Parent().Node().(*ast.KeyValueExpr); ok && kv.Value == cur.Node() {
+		key, ok := kv.Key.(*ast.Ident)
+		lit := cur.Parent().Parent()
+		if _, isLit := lit.Node().(*ast.CompositeLit); !ok || !isLit {
+			return nil
+		}
+		if u, ok := lit.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			lit = lit.Parent()
+		}
+		if x := assignedTo(lit); x != nil {
+			return &ast.SelectorExpr{X: x, Sel: key}
+		}
+		return nil
+	}
 	as, ok := cur.Parent().Node().(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != len(as.Rhs) {
 		return nil

@@ -298,6 +298,11 @@ type Site struct {
 	// helper's calls in this package (callers in other packages see the
 	// helper through its fact).
 	Calls []*Site
+	// Client, for a send through a client the package configures (a
+	// go-retryablehttp client's Do), is the site of the client's
+	// configuration: the send makes the attempts it allows, and a fix
+	// edits it. nil for other sites.
+	Client *Site
 	// Config is what a configuration fix edits: the service-config string
 	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
 	Config ast.Expr
@@ -423,6 +428,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	a.exportDelayFacts()
 	a.findLoops()
 	a.findLibrary()
+	a.findSends()
 	a.findHelpers()
 	a.sortSites()
 	a.fillPerAttempt()

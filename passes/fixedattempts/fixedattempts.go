@@ -161,6 +161,9 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		msg += fmt.Sprintf(", at each of its %d calls", n)
 	}
 	d := analysis.Diagnostic{Pos: s.Pos, End: siteEnd(s), Category: cat, Message: msg}
+	if c := s.Client; c != nil {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, End: siteEnd(c), Message: "the client is configured here"})
+	}
 	for _, at := range s.Attempts {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at.Call.Pos(), End: at.Call.End(), Message: "attempt made here"})
 		break
@@ -183,10 +186,19 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	if fix := suggest(pass, fx, s); fix != nil {
 		fix.TextEdits = fixutil.Unique(fix.TextEdits)
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-	} else if why := fx.why[s]; why != "" {
+	} else if why := fx.why[configured(s)]; why != "" {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.Pos, End: siteEnd(s), Message: why})
 	}
 	suppress.Report(pass, d)
+}
+
+// configured returns the site a fix of s edits: its client's
+// configuration for a send, else s.
+func configured(s *retrysite.Site) *retrysite.Site {
+	if s.Client != nil {
+		return s.Client
+	}
+	return s
 }
 
 // siteEnd returns the end of the smallest node that names the site: the
@@ -212,6 +224,9 @@ func hook(s *retrysite.Site) string {
 }
 
 func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.SuggestedFix {
+	// A send is fixed where its client is configured: every send through
+	// the client carries the same fix.
+	s = configured(s)
 	file := fixutil.FileOf(pass, s.Pos)
 	if file == nil {
 		return nil

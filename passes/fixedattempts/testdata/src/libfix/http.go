@@ -16,7 +16,7 @@ type Catalog struct {
 }
 
 func NewCatalog(url string, rt http.RoundTripper) *Catalog {
-	c := retryablehttp.NewClient() // want `retryablehttp.NewClient makes up to 4 attempts`
+	c := retryablehttp.NewClient()
 	c.RetryMax = 3
 	c.RetryWaitMin, c.RetryWaitMax = 0, 0
 	c.HTTPClient = &http.Client{Transport: rt}
@@ -28,7 +28,7 @@ func (c *Catalog) Item(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	resp, err := c.client.Do(req)
+	resp, err := c.client.Do(req) // want `retryablehttp.Client.Do makes up to 4 attempts`
 	if err != nil {
 		return "", err
 	}
@@ -51,7 +51,7 @@ type Search struct {
 
 func NewSearch(url string, rt http.RoundTripper) *Search {
 	s := &Search{url: url}
-	s.http = retryablehttp.NewClient() // want `retryablehttp.NewClient makes up to 5 attempts`
+	s.http = retryablehttp.NewClient()
 	s.http.CheckRetry = retryServerErrors
 	s.http.RetryWaitMin, s.http.RetryWaitMax = 0, 0
 	s.http.HTTPClient = &http.Client{Transport: rt}
@@ -63,7 +63,7 @@ func (s *Search) Query(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	resp, err := s.http.Do(req)
+	resp, err := s.http.Do(req) // want `retryablehttp.Client.Do makes up to 5 attempts \(RetryMax 4 by default\)`
 	if err != nil {
 		return "", err
 	}
@@ -100,7 +100,7 @@ type Ledger struct {
 
 func NewLedger(url string, rt http.RoundTripper) *Ledger {
 	l := &Ledger{url: url}
-	l.http = &retryablehttp.Client{ // want `retryablehttp.Client makes up to 4 attempts`
+	l.http = &retryablehttp.Client{
 		HTTPClient: &http.Client{Transport: rt},
 		RetryMax:   3,
 		CheckRetry: retryablehttp.DefaultRetryPolicy,
@@ -114,7 +114,7 @@ func (l *Ledger) Balance(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	resp, err := l.http.Do(req)
+	resp, err := l.http.Do(req) // want `retryablehttp.Client.Do makes up to 4 attempts`
 	if err != nil {
 		return "", err
 	}
@@ -125,7 +125,7 @@ func (l *Ledger) Balance(ctx context.Context) (string, error) {
 // A literal returned as it is made, with a policy literal that retries a
 // 503 with no error: the refusal names the status.
 func newBilling(rt http.RoundTripper) *retryablehttp.Client {
-	return &retryablehttp.Client{ // want `retryablehttp.Client makes up to 3 attempts`
+	return &retryablehttp.Client{
 		HTTPClient: &http.Client{Transport: rt},
 		RetryMax:   2,
 		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
@@ -149,7 +149,7 @@ func (b *Billing) Invoice(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	resp, err := b.http.Do(req)
+	resp, err := b.http.Do(req) // want `retryablehttp.Client.Do makes up to 3 attempts`
 	if err != nil {
 		return "", err
 	}

@@ -53,7 +53,7 @@ func newPolicy() retrypolicy.RetryPolicy[any] {
 // A client literal made by the function that sends with it: a client per
 // request, whose budget would start full every time.
 func fetchOnce(ctx context.Context, url string) error {
-	client := &retryablehttp.Client{ // want `retryablehttp.Client makes up to 3 attempts`
+	client := &retryablehttp.Client{
 		RetryMax:   2,
 		CheckRetry: retryablehttp.DefaultRetryPolicy,
 		Backoff:    retryablehttp.DefaultBackoff,
@@ -62,7 +62,7 @@ func fetchOnce(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := client.Do(req)
+	resp, err := client.Do(req) // want `retryablehttp.Client.Do makes up to 3 attempts`
 	if err != nil {
 		return err
 	}
