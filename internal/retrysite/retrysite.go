@@ -6,7 +6,10 @@
 //   - a hand-written retry loop (see Definition);
 //   - a call or configuration of a retry library: an API the retryapi
 //     table lists (Site.Entry), read by the table's data and its named
-//     evaluators, which library.go registers;
+//     evaluators, which library.go registers. A client that retries what
+//     is sent through it (go-retryablehttp) is a site at each send the
+//     package makes through a client it configures (Site.Client), and at
+//     its configuration only when no send reaches it (clients.go);
 //   - a call of a retry helper of the user's own code: a function that
 //     retries a call of one of its function parameters, known through a
 //     HelperFact, also across packages.
