@@ -27,11 +27,13 @@
 // Wait, a receive from a channel the goroutine uses) is part of its work.
 // Functions that keep a function parameter for later export a LaterFact.
 //
-// Sites that only configure a client (a go-retryablehttp client, resty's
-// SetRetryCount, a gRPC service config, a failsafe-go policy, an AWS
-// retryer) are listed with their own factor but not multiplied into the
-// function that configures them: their attempts happen where the client is
-// used, which is not visible statically.
+// Sites that only configure a client (a go-retryablehttp client that no
+// send of the package reaches, resty's SetRetryCount, a gRPC service
+// config, a failsafe-go policy, an AWS retryer) are listed with their own
+// factor but not multiplied into the function that configures them: their
+// attempts happen where the client is used, which is not visible
+// statically. A send through a go-retryablehttp client the package
+// configures is a site of its own (retrysite), multiplied where it is.
 //
 // Calls that leave the process (a generated client of another service, an
 // HTTP request to one) are ends when a required analyzer's result says so

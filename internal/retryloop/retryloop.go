@@ -105,8 +105,12 @@
 //     value from a channel are not, also when a function of the package
 //     takes it (it has a result besides its error, receives from a
 //     channel of values, sends on none, and makes no call that can fail
-//     but local work and its context's: a consumer group's Next); nor is
-//     a loop that refuses to repeat an input that failed.
+//     but local work and its context's: a consumer group's Next), nor is
+//     an argument taken off a queue by a method of the package that
+//     reslices its receiver's field (q.items = q.items[1:]: a drained
+//     channel buffer), though a receiver taken so is (a connection off a
+//     pool, the same request again); nor is a loop that refuses to repeat
+//     an input that failed.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names) whose element is the

@@ -21,7 +21,7 @@ func (a *Definer) sameOperation(l *loop, f *flow) bool {
 	if l.failover() && !a.failoverTarget(l, f.call, l.over) {
 		return false
 	}
-	if a.receivesNext(f.call) {
+	if a.receivesNext(f.call) || a.takesQueued(l, f.call) {
 		return false
 	}
 	ok := true
@@ -90,6 +90,73 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 		return !other
 	})
 	return recv && !other
+}
+
+// takesQueued reports whether an argument of the attempt is the next
+// value of a queue: the result of a method of the package that takes it
+// off a slice of its receiver (q.items = q.items[1:]), called in the
+// argument or assigned, in the loop, to the variable the argument is.
+// Each attempt is then of another value, as one fed by a receive is: the
+// loop drains the queue, it does not retry. The receiver is not judged
+// so: a connection taken off a pool for each attempt makes the same
+// request again.
+func (a *Definer) takesQueued(l *loop, call *ast.CallExpr) bool {
+	for _, x := range call.Args {
+		x = unparen(x)
+		if c, ok := x.(*ast.CallExpr); ok && a.dequeues(c) {
+			return true
+		}
+		v, ok := a.objOf(x).(*types.Var)
+		if !ok {
+			continue
+		}
+		for _, d := range a.defsInLoop(l, v) {
+			if c, ok := unparen(d.rhs).(*ast.CallExpr); ok && a.dequeues(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dequeues reports whether c calls a method of the package whose body,
+// outside function literals, reslices a field of its receiver into itself
+// (q.items = q.items[1:], q.buf = q.buf[:n-1]): it takes a value off.
+func (a *Definer) dequeues(c *ast.CallExpr) bool {
+	fn := a.callee(c)
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	fd := a.host.Decl(fn)
+	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
+		return false
+	}
+	recv := a.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
+	if recv == nil {
+		return false
+	}
+	field := func(e ast.Expr) types.Object {
+		sel, ok := unparen(e).(*ast.SelectorExpr)
+		if !ok || a.objOf(sel.X) != recv {
+			return nil
+		}
+		return a.objOf(sel)
+	}
+	found := false
+	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Lhs) != len(as.Rhs) {
+			return !found
+		}
+		for i, l := range as.Lhs {
+			sl, ok := unparen(as.Rhs[i]).(*ast.SliceExpr)
+			if f := field(l); ok && f != nil && field(sl.X) == f {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // attemptInputs returns the expressions an attempt depends on: its

@@ -12,8 +12,9 @@ import (
 
 // Sends through a configured client. A go-retryablehttp client retries
 // every request sent through it: each send (Client.Do, Get, Head, Post,
-// PostForm, and the methods of the *http.Client its StandardClient
-// returns) is a retry site, with the attempts, hooks and backoff that the
+// PostForm, and the methods of an *http.Client that its StandardClient
+// returns or whose Transport is a retryablehttp.RoundTripper of it) is a
+// retry site, with the attempts, hooks and backoff that the
 // client's configuration gives it (Site.Client). The configuration is the
 // construction the send's client was stored from (retryablehttp.NewClient(),
 // &retryablehttp.Client{...}), followed through the variables and fields
@@ -116,10 +117,17 @@ func (a *analyzer) clientConfig(x ast.Expr, std bool, configs map[ast.Node]*Site
 	}
 	switch e := x.(type) {
 	case *ast.CompositeLit:
-		if std {
-			return nil
+		if !std {
+			return configs[e]
 		}
-		return configs[e]
+		// &http.Client{Transport: &retryablehttp.RoundTripper{Client: rc}}:
+		// the client rc.
+		for name, val := range astx.Fields(e) {
+			if name == "Transport" {
+				return a.roundTripperClient(val, configs, depth+1)
+			}
+		}
+		return nil
 	case *ast.CallExpr:
 		fn := a.callee(e)
 		if fn == nil {
@@ -160,6 +168,48 @@ func (a *analyzer) clientConfig(x ast.Expr, std bool, configs map[ast.Node]*Site
 		for _, val := range u.Values {
 			if s := a.clientConfig(val, std, configs, depth+1); s != nil {
 				return s
+			}
+		}
+	}
+	return nil
+}
+
+// roundTripperClient returns the configuration of the client that the
+// transport x, a retryablehttp.RoundTripper literal or a variable holding
+// one, sends through; nil otherwise (a RoundTripper with no Client makes
+// its own with the defaults, at its first request).
+func (a *analyzer) roundTripperClient(x ast.Expr, configs map[ast.Node]*Site, depth int) *Site {
+	if depth > 6 {
+		return nil
+	}
+	x = unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = unparen(u.X)
+	}
+	switch e := x.(type) {
+	case *ast.CompositeLit:
+		t, ok := types.Unalias(a.pass.TypesInfo.TypeOf(e)).(*types.Named)
+		if !ok || t.Obj().Name() != "RoundTripper" || t.Obj().Pkg() == nil {
+			return nil
+		}
+		if l := retryapi.LibraryOf(t.Obj().Pkg().Path()); l == nil || l.Name != retryapi.RetryableHTTP {
+			return nil
+		}
+		for name, val := range astx.Fields(e) {
+			if name == "Client" {
+				return a.clientConfig(val, false, configs, depth+1)
+			}
+		}
+	case *ast.Ident, *ast.SelectorExpr:
+		v, ok := a.objOf(e).(*types.Var)
+		if !ok {
+			return nil
+		}
+		if u := a.vars.Of(v); u != nil {
+			for _, val := range u.Values {
+				if s := a.roundTripperClient(val, configs, depth+1); s != nil {
+					return s
+				}
 			}
 		}
 	}

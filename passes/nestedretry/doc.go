@@ -43,8 +43,10 @@
 // value, recursion), which stay "at least" in the audit; retries in
 // packages that are not analyzed (third-party code is known through the
 // retry-library tables only); and sites that only configure a client
-// (retryablehttp, resty, gRPC service configs), whose attempts happen
-// where the client is used.
+// (resty, gRPC service configs, a retryablehttp client no send of the
+// package reaches), whose attempts happen where the client is used. A
+// send through a retryablehttp client the package configures is a layer
+// where it is made.
 //
 // No fix is offered: which layer keeps its retries is a design decision.
 // retrylint audit lists every chain with its product.

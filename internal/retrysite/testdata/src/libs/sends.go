@@ -28,6 +28,27 @@ func (a *api) fetch(ctx context.Context) {
 	a.plain.Get("https://orders.example.com/v1") // want `library http.Client.Get of a retryablehttp client \[3 attempts\]`
 }
 
+// A plain client whose transport is a RoundTripper of a configured
+// client retries every request too; one with another transport does not.
+type viaTransport struct {
+	hc    *http.Client
+	plain *http.Client
+}
+
+func newViaTransport() *viaTransport {
+	rc := retryablehttp.NewClient()
+	rt := &retryablehttp.RoundTripper{Client: rc}
+	return &viaTransport{
+		hc:    &http.Client{Transport: rt},
+		plain: &http.Client{Transport: http.DefaultTransport},
+	}
+}
+
+func (v *viaTransport) fetch(req *http.Request) {
+	v.hc.Do(req) // want `library http.Client.Do of a retryablehttp client \[5 attempts\]`
+	v.plain.Do(req)
+}
+
 // A client made by a function of the package: its sends are the sites.
 func build() *retryablehttp.Client {
 	c := retryablehttp.NewClient()

@@ -350,3 +350,74 @@ func allReplicas(ctx context.Context, sentinelAddrs []string) []string {
 	}
 	return all
 }
+
+// ---- Taking the next queued value is no retry ----
+
+type queue struct {
+	items []string
+	conns []*Client
+}
+
+// pop takes the first item off the queue: each call hands out the next.
+func (q *queue) pop() (string, bool) {
+	if len(q.items) == 0 {
+		return "", false
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v, true
+}
+
+// peek reads the first item and leaves it queued.
+func (q *queue) peek() (string, bool) {
+	if len(q.items) == 0 {
+		return "", false
+	}
+	return q.items[0], true
+}
+
+// idle takes a connection off the pool.
+func (q *queue) idle() *Client {
+	c := q.conns[len(q.conns)-1]
+	q.conns = q.conns[:len(q.conns)-1]
+	return c
+}
+
+// Look-alike: each iteration pops the next item and stores it; a failure
+// moves on to the next item, other work.
+func (q *queue) drainTo(ctx context.Context, c *Client) error {
+	for {
+		v, ok := q.pop()
+		if !ok {
+			return errAbsent
+		}
+		if err := c.Put(ctx, "item", v); err == nil {
+			return nil
+		}
+	}
+}
+
+// The first item stays queued: a failure stores the same item again.
+func (q *queue) storeFirst(ctx context.Context, c *Client) error {
+	for { // want `loop \[unknown bound\]`
+		v, ok := q.peek()
+		if !ok {
+			return errAbsent
+		}
+		if err := c.Put(ctx, "item", v); err == nil {
+			return nil
+		}
+	}
+}
+
+// A connection taken off the pool for each attempt: the same request,
+// made again on another connection.
+func (q *queue) storeOnIdle(ctx context.Context, v string) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\]`
+		if err = q.idle().Put(ctx, "item", v); err == nil {
+			return nil
+		}
+	}
+	return err
+}
