@@ -33,6 +33,13 @@ import (
 //     failing path, or, for a failure status that came with a nil error,
 //     an error naming the status; a response still held is closed first.
 //
+// When the way to the next attempt is a continue ending the body of an if
+// whose condition is the exit that bounds the attempts when it does not
+// hold (if willRetry { continue }; return err), the budget joins that
+// condition: if willRetry && b.TryRetry() { continue }. A refusal leaves
+// by the path the last attempt takes, and the budget is asked only when
+// another attempt would follow.
+//
 // When the failing paths meet only in the post statement or the condition,
 // the guard goes at the top of the body, asked from the second iteration
 // on: if attempt > 0 && !b.TryRetry() { break }.
@@ -43,13 +50,14 @@ const (
 	planStmt  planKind = iota + 1 // a guard statement at a meeting point
 	planMerge                     // the budget joins the condition of the exit that bounds the loop
 	planTop                       // a guard at the top of the body, from the second iteration on
+	planJoin                      // the budget joins the condition of the continue that is the way to the next attempt
 )
 
 // loopPlan is where a loop's guard goes and what a refused retry does.
 type loopPlan struct {
 	kind  planKind
 	point retryloop.Point // planStmt
-	exit  *ast.IfStmt     // planMerge
+	exit  *ast.IfStmt     // planMerge, planJoin
 	first string          // planTop: the condition that holds on retries only
 	// next, for planStmt, is the condition that holds when the header
 	// allows another attempt ("" when it cannot be written): the guard
@@ -111,6 +119,9 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	for _, mp := range lf.Meets {
 		if ifs, ok := li.exitBefore(mp.Point); ok {
 			return &loopPlan{kind: planMerge, exit: ifs}
+		}
+		if ifs, ok := li.continueExit(mp.Point); ok {
+			return &loopPlan{kind: planJoin, exit: ifs}
 		}
 	}
 	ends := li.endsByBound()
@@ -535,6 +546,49 @@ func (li *loopInfo) exitBefore(p retryloop.Point) (*ast.IfStmt, bool) {
 	return ifs, ok && li.boundExit(ifs)
 }
 
+// continueExit returns the if statement whose body runs on from the
+// point p through simple statements to a continue of the loop that ends it, when the if has no else and its condition is the
+// exit that bounds the attempts on its false branch: the loop leaves
+// after the if when no attempt is left.
+func (li *loopInfo) continueExit(p retryloop.Point) (*ast.IfStmt, bool) {
+	list, i := li.listOf(p.Stmt)
+	if list == nil {
+		return nil, false
+	}
+	if p.After {
+		i++
+	}
+	if i >= len(list) {
+		return nil, false
+	}
+	for _, st := range list[i : len(list)-1] {
+		if !simple(st) {
+			return nil, false // a path may leave before the continue
+		}
+	}
+	br, ok := list[len(list)-1].(*ast.BranchStmt)
+	if !ok || br.Tok != token.CONTINUE || br.Label != nil && br.Label.Name != li.label {
+		return nil, false
+	}
+	var ifs *ast.IfStmt
+	ast.Inspect(li.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false // a continue there is of another loop
+		case *ast.IfStmt:
+			if body := n.Body.List; n.Else == nil && len(body) > 0 && body[len(body)-1] == br {
+				ifs = n
+			}
+		}
+		return ifs == nil
+	})
+	if ifs == nil {
+		return nil, false
+	}
+	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
+	return ifs, ok && !e.OnYes
+}
+
 // boundExit reports whether an if statement is the exit that bounds the
 // attempts: its condition counts or times them, and its body leaves the
 // loop on every path.
@@ -908,6 +962,18 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 			refuse = "(" + refuse + ")"
 		}
 		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(" || " + refuse)}}, true
+	case planJoin:
+		if ref.given != "" {
+			return nil, false
+		}
+		cond := p.exit.Cond
+		if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == token.LOR && cond == ast.Expr(b) {
+			return []analysis.TextEdit{
+				{Pos: cond.Pos(), End: cond.Pos(), NewText: []byte("(")},
+				{Pos: cond.End(), End: cond.End(), NewText: []byte(") && " + ref.expr + ".TryRetry()")},
+			}, true
+		}
+		return []analysis.TextEdit{{Pos: cond.End(), End: cond.End(), NewText: []byte(" && " + ref.expr + ".TryRetry()")}}, true
 	case planStmt:
 		at := p.point.Stmt.Pos()
 		if p.point.After {

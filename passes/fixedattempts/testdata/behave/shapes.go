@@ -49,6 +49,10 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
 			return "", s.Reserve()
 		}},
+		{Name: "Restock", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}
+			return "", s.Restock()
+		}},
 		{Name: "Charge", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{payments: fake{d}, inventoryBudget: behaveInventoryBudget}
 			return "", s.Charge()

@@ -296,3 +296,23 @@ func (s *Service) Archive(p Policy) error {
 	}
 	return err
 }
+
+// The retry's verdict is a condition whose continue is the only way to
+// the next attempt; when it does not hold the loop returns the failure. A
+// refusal joins the condition and leaves the same way, after the log
+// line that said a retry would follow.
+func (s *Service) Restock() error {
+	for try := 0; ; try++ { // want `up to 3 attempts`
+		err := s.inventory.Reserve()
+		if err == nil {
+			return nil
+		}
+		willRetry := try < 2 && !errors.Is(err, context.Canceled)
+		log.Printf("restock: %v (retrying: %v)", err, willRetry)
+		if willRetry {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return fmt.Errorf("restock: %w", err)
+	}
+}
