@@ -163,7 +163,14 @@
 // is given may also be a string field of a struct parameter, read once
 // and never set there: c.do(ctx, CallOptions{Method: "POST", Path: p}),
 // the field's element of the literal passed, or of the literal a local
-// variable is defined with when nothing else sets that field. A request
+// variable is defined with when nothing else sets that field. The struct
+// may be a local the wrapper applies its functional options to (for _,
+// opt := range opts { opt(o) }, opts its final variadic parameter of
+// func(*options)): the caller's method is what the last of its options
+// that sets the field gives it, an option being a function literal that
+// assigns the field or a call of a function of the package that returns
+// one (WithMethod(http.MethodPost)); options handed on (opts...) are not
+// read. A request
 // handed, after every send of it, to a function of the user's code that
 // hands it on to callbacks (hooks after the response) is still the
 // function's, as one handed to a function value after the send is.
@@ -232,9 +239,8 @@
 // a caller and passed down; keys carried in the body (Square's
 // idempotency_key, AWS ClientToken) are not seen; resty v3 and
 // failsafe-go's HTTP wrappers are not recognised; a POST used as a read
-// (a search or GraphQL query) is reported like any other; a method given
-// by a functional option (WithMethod("POST")) is not followed, and a
-// request wrapper that applies the caller's options to the request
+// (a search or GraphQL query) is reported like any other; a request
+// wrapper that applies the caller's options to the request
 // (newRequest(ctx, method, url, opts...)) is judged by every option the
 // package makes of that type, not by those the caller passes.
 //

@@ -16,7 +16,12 @@ import (
 // (KeyFact.MethodField). The caller's argument gives the method: the
 // constant itself, or the field's element of the struct literal passed
 // (or of the literal a local variable holds, when nothing else sets the
-// field).
+// field). The struct may also be a local the wrapper applies its final
+// variadic parameter's functional options to (for _, opt := range opts {
+// opt(o) }): the method field is then the option's, MethodField names it,
+// and a caller's method is the value the last of its options that sets
+// the field gives it (WithMethod(http.MethodPost), whose function returns
+// func(o *options) { o.method = m }, or such a function literal itself).
 
 // methodParam is a parameter of a wrapper that is the method of the
 // request it builds: the parameter itself, or its field.
@@ -35,7 +40,105 @@ func (c *checker) methodOf(call *ast.CallExpr, mi int) ast.Expr {
 	if field == "" || a == nil {
 		return a
 	}
+	if fn := c.callee(call); fn != nil && optionsParam(fn.Signature()) == mi {
+		return c.optionValue(call, mi, field)
+	}
 	return c.fieldValue(a, field, 0)
+}
+
+// optionsParam returns the index of sig's final variadic parameter when
+// it is a slice of functional options (functions of one pointer parameter
+// and no result), else -1.
+func optionsParam(sig *types.Signature) int {
+	if !sig.Variadic() {
+		return -1
+	}
+	last := sig.Params().Len() - 1
+	sl, ok := sig.Params().At(last).Type().Underlying().(*types.Slice)
+	if !ok {
+		return -1
+	}
+	opt, ok := sl.Elem().Underlying().(*types.Signature)
+	if !ok || opt.Params().Len() != 1 || opt.Results().Len() != 0 {
+		return -1
+	}
+	if _, ok := opt.Params().At(0).Type().(*types.Pointer); !ok {
+		return -1
+	}
+	return last
+}
+
+// optionValue returns the value the last of a call's options from mi on
+// gives the field name, or nil (no option sets it, or the options are
+// handed on: opts...).
+func (c *checker) optionValue(call *ast.CallExpr, mi int, name string) ast.Expr {
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	var v ast.Expr
+	for _, a := range call.Args[mi:] {
+		if x := c.optionSets(a, name); x != nil {
+			v = x
+		}
+	}
+	return v
+}
+
+// optionSets returns the value an option gives the field name: a function
+// literal that assigns it on its parameter (func(o *options) { o.method =
+// "POST" }), or a call of a function of the package that returns such a
+// literal, whose value is a parameter of the function (the call's
+// argument) or a constant.
+func (c *checker) optionSets(a ast.Expr, name string) ast.Expr {
+	set := func(lit *ast.FuncLit) ast.Expr {
+		if len(lit.Type.Params.List) != 1 || len(lit.Type.Params.List[0].Names) != 1 {
+			return nil
+		}
+		p := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]
+		var v ast.Expr
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+				for i, l := range as.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == name && c.varOf(sel.X) == p {
+						v = as.Rhs[i]
+					}
+				}
+			}
+			return true
+		})
+		return v
+	}
+	switch x := ast.Unparen(a).(type) {
+	case *ast.FuncLit:
+		return set(x)
+	case *ast.CallExpr:
+		fd := c.declOf(c.callee(x))
+		if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
+			return nil
+		}
+		ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return nil
+		}
+		lit, ok := ast.Unparen(ret.Results[0]).(*ast.FuncLit)
+		if !ok {
+			return nil
+		}
+		v := set(lit)
+		if v == nil {
+			return nil
+		}
+		if tv, ok := c.pass.TypesInfo.Types[v]; ok && tv.Value != nil {
+			return v
+		}
+		sig := c.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			if c.varOf(v) == sig.Params().At(i) && !sig.Variadic() {
+				return arg(x, i)
+			}
+		}
+	}
+	return nil
 }
 
 // methodField returns KeyFact.MethodField of the callee of a call.
@@ -138,7 +241,7 @@ func (c *checker) paramMethod(fd *ast.FuncDecl, me ast.Expr, calleeField string)
 		p := c.varOf(x.X)
 		i := index(p)
 		if i < 0 {
-			return nil, nil
+			return c.optionsMethod(fd, sig, p, x)
 		}
 		n := userStruct(p.Type())
 		if n == nil {
@@ -151,6 +254,54 @@ func (c *checker) paramMethod(fd *ast.FuncDecl, me ast.Expr, calleeField string)
 		return p, &methodParam{index: i, field: f.Name()}
 	}
 	return nil, nil
+}
+
+// optionsMethod returns fd's options parameter (optionsParam) when the
+// construction's method me is the string field of a local o that a range
+// over that parameter applies every option to (opt(o), opt(&o)), the
+// options taking a pointer to o's struct type, and fd reads the field
+// once and never assigns it (its literal may give it a default).
+func (c *checker) optionsMethod(fd *ast.FuncDecl, sig *types.Signature, o types.Object, me *ast.SelectorExpr) (types.Object, *methodParam) {
+	oi := optionsParam(sig)
+	if oi < 0 || o == nil || !isLocal(o) {
+		return nil, nil
+	}
+	n := userStruct(o.Type())
+	if n == nil {
+		return nil, nil
+	}
+	f := structField(n.Origin(), me.Sel.Name)
+	if f == nil || c.fieldOf(me) != f || c.assignsField(fd.Body, o, f) || c.fieldReads(fd.Body, o, f.Name()) != 1 {
+		return nil, nil
+	}
+	opts := sig.Params().At(oi)
+	opt := opts.Type().Underlying().(*types.Slice).Elem().Underlying().(*types.Signature) // optionsParam checked it
+	if !types.Identical(opt.Params().At(0).Type().(*types.Pointer).Elem(), n) {
+		return nil, nil
+	}
+	applied := false
+	ast.Inspect(fd.Body, func(x ast.Node) bool {
+		rs, ok := x.(*ast.RangeStmt)
+		if !ok || c.varOf(rs.X) != opts || rs.Value == nil {
+			return !applied
+		}
+		elem := c.varOf(rs.Value)
+		ast.Inspect(rs.Body, func(y ast.Node) bool {
+			if call, ok := y.(*ast.CallExpr); ok && len(call.Args) == 1 && elem != nil && c.varOf(call.Fun) == elem {
+				a := ast.Unparen(call.Args[0])
+				if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					a = ast.Unparen(u.X)
+				}
+				applied = applied || c.varOf(a) == o
+			}
+			return true
+		})
+		return !applied
+	})
+	if !applied {
+		return nil, nil
+	}
+	return opts, &methodParam{index: oi, field: f.Name()}
 }
 
 // fieldReads counts the selections of field name on v in body.
