@@ -37,7 +37,11 @@ import (
 //     parts of one client); a local variable declared with a value and
 //     never assigned again stands for its value; a gRPC stub built from a
 //     connection (pb.NewInventoryClient(conn)) stands for the connection;
-//     parameters are unknown, since each caller may pass another.
+//     parameters are unknown, since each caller may pass another;
+//   - a call of a function or method of this package that names no
+//     dependency so (c.track(ctx), c the receiver) reaches what its body
+//     reaches (Deps.reaches): the one dependency its calls that can fail
+//     reach, or none known when they reach two or one is unknown.
 //
 // A Deps is made once per package (Sites.Deps) and is safe for the passes
 // to share.
@@ -134,13 +138,10 @@ func (d *Deps) Site(s *Site) Dep {
 	return dep
 }
 
-// Attempt returns the dependency of one attempt.
-func (d *Deps) Attempt(at Attempt) Dep { return d.attempt(at, false) }
-
-// attempt is Attempt, and with follow, a call of a function of this
-// package that names no dependency reaches what the function's body
+// Attempt returns the dependency of one attempt; a call of a function of
+// this package that names no dependency reaches what the function's body
 // reaches (Deps.reaches).
-func (d *Deps) attempt(at Attempt, follow bool) Dep {
+func (d *Deps) Attempt(at Attempt) Dep {
 	if at.Call == nil {
 		return Dep{}
 	}
@@ -158,7 +159,7 @@ func (d *Deps) attempt(at Attempt, follow bool) Dep {
 	case at.Dep.Kind == DepFunc:
 		f, _ := at.Dep.Obj.(*types.Func)
 		if f != nil && f.Pkg() == d.pass.Pkg {
-			if x := d.passedOn(at.Call); x.Key != "" || !follow {
+			if x := d.passedOn(at.Call); x.Key != "" {
 				return x
 			}
 			return d.reaches(f)
@@ -179,7 +180,7 @@ func (d *Deps) attempt(at Attempt, follow bool) Dep {
 		}
 		return at.Dep
 	}
-	if x := d.Expr(recv); x.Key != "" || !follow || fn == nil || fn.Pkg() != d.pass.Pkg || typesx.IsInterfaceMethod(fn) {
+	if x := d.Expr(recv); x.Key != "" || fn == nil || fn.Pkg() != d.pass.Pkg || typesx.IsInterfaceMethod(fn) {
 		return x
 	}
 	// A method of this package called on a receiver that names no
@@ -545,12 +546,9 @@ func (d *Deps) isParam(e ast.Expr) bool {
 
 // Reached returns the dependencies the attempts of a site reach, once
 // each and in the order of the attempts, for a report that groups sites
-// by dependency: each attempt's (Attempt); where that is unknown and the
-// attempt calls a function of this package, what the function's body
-// reaches (Deps.reaches: further than the passes go, since a report
-// that names a dependency wrongly misleads less than a diagnostic); or
-// else the type of the parameter or receiver it calls through (as
-// ForBudget keys it). Attempts that reach no known dependency are left out (a decoder, a
+// by dependency: each attempt's (Attempt, which for a call of a function
+// of this package is what the function's body reaches); or else the type
+// of the parameter or receiver it calls through (as ForBudget keys it). Attempts that reach no known dependency are left out (a decoder, a
 // helper of the package, a client whose URL is not known), so a site none
 // of whose attempts is known reaches none: nil. A site whose operation is
 // a value reaches the operation's.
@@ -566,7 +564,7 @@ func (d *Deps) Reached(s *Site) []Dep {
 	var out []Dep
 	seen := map[string]bool{}
 	for _, at := range s.Attempts {
-		x := d.attempt(at, true)
+		x := d.Attempt(at)
 		if x.Key == "" {
 			x = d.typed(at.Dep)
 		}

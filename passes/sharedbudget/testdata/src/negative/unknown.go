@@ -53,13 +53,21 @@ func viaLocal(ctx context.Context) error {
 	}
 }
 
-// The receiver itself: a method of the service calling its own helper.
+// The receiver itself: a method of the service calling its own helper,
+// whose body reaches two dependencies, so no one of them.
 func (s *Service) viaSelf(ctx context.Context) error {
 	for {
-		if err := s.charge(ctx); err == nil || !anyBudget.TryRetry() {
+		if err := s.reserveAndCharge(ctx); err == nil || !anyBudget.TryRetry() {
 			return err
 		}
 	}
+}
+
+func (s *Service) reserveAndCharge(ctx context.Context) error {
+	if err := s.inventory.Reserve(ctx); err != nil {
+		return err
+	}
+	return s.payments.Charge(ctx)
 }
 
 // Sites whose attempts reach two dependencies tell nothing about either.

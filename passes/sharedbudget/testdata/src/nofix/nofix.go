@@ -76,10 +76,18 @@ func (s *Service) chargeSome(ctx context.Context) error {
 
 func (s *Service) self(ctx context.Context) error {
 	for {
-		if err := s.reserveSome(ctx); err == nil || !some.TryRetry() {
+		if err := s.reserveAndCharge(ctx); err == nil || !some.TryRetry() {
 			return err
 		}
 	}
+}
+
+// reserveAndCharge reaches two dependencies: its callers' is unknown.
+func (s *Service) reserveAndCharge(ctx context.Context) error {
+	if err := s.inventory.Reserve(ctx); err != nil {
+		return err
+	}
+	return s.payments.Charge(ctx)
 }
 
 // Written without keys somewhere: a new field would break the literal.
