@@ -111,11 +111,7 @@ func (a *analyzer) clientConfig(x ast.Expr, std bool, configs map[ast.Node]*Site
 	if depth > 6 {
 		return nil
 	}
-	x = unparen(x)
-	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		x = unparen(u.X)
-	}
-	switch e := x.(type) {
+	switch e := pointee(x).(type) {
 	case *ast.CompositeLit:
 		if !std {
 			return configs[e]
@@ -157,15 +153,7 @@ func (a *analyzer) clientConfig(x ast.Expr, std bool, configs map[ast.Node]*Site
 		})
 		return found
 	case *ast.Ident, *ast.SelectorExpr:
-		v, ok := a.objOf(e).(*types.Var)
-		if !ok {
-			return nil
-		}
-		u := a.vars.Of(v)
-		if u == nil {
-			return nil
-		}
-		for _, val := range u.Values {
+		for _, val := range a.stored(e) {
 			if s := a.clientConfig(val, std, configs, depth+1); s != nil {
 				return s
 			}
@@ -182,11 +170,7 @@ func (a *analyzer) roundTripperClient(x ast.Expr, configs map[ast.Node]*Site, de
 	if depth > 6 {
 		return nil
 	}
-	x = unparen(x)
-	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		x = unparen(u.X)
-	}
-	switch e := x.(type) {
+	switch e := pointee(x).(type) {
 	case *ast.CompositeLit:
 		t, ok := types.Unalias(a.pass.TypesInfo.TypeOf(e)).(*types.Named)
 		if !ok || t.Obj().Name() != "RoundTripper" || t.Obj().Pkg() == nil {
@@ -201,17 +185,33 @@ func (a *analyzer) roundTripperClient(x ast.Expr, configs map[ast.Node]*Site, de
 			}
 		}
 	case *ast.Ident, *ast.SelectorExpr:
-		v, ok := a.objOf(e).(*types.Var)
-		if !ok {
-			return nil
-		}
-		if u := a.vars.Of(v); u != nil {
-			for _, val := range u.Values {
-				if s := a.roundTripperClient(val, configs, depth+1); s != nil {
-					return s
-				}
+		for _, val := range a.stored(e) {
+			if s := a.roundTripperClient(val, configs, depth+1); s != nil {
+				return s
 			}
 		}
+	}
+	return nil
+}
+
+// pointee returns x without its parentheses and a leading &.
+func pointee(x ast.Expr) ast.Expr {
+	x = unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = unparen(u.X)
+	}
+	return x
+}
+
+// stored returns the values the package stores to the variable or field
+// e names, its initialiser among them; nil for other expressions.
+func (a *analyzer) stored(e ast.Expr) []ast.Expr {
+	v, ok := a.objOf(e).(*types.Var)
+	if !ok {
+		return nil
+	}
+	if u := a.vars.Of(v); u != nil {
+		return u.Values
 	}
 	return nil
 }
