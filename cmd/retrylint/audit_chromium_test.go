@@ -60,11 +60,18 @@ type cdpEvent struct {
 // background traffic, and connects to its first page.
 func startChromium(t *testing.T, browser string) *cdpBrowser {
 	t.Helper()
+	// The profile is removed once every process of the browser is gone:
+	// t.TempDir's cleanup could run while a renderer still writes to it.
+	profile, err := os.MkdirTemp("", "retrylint-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(browser,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-extensions", "--user-data-dir="+t.TempDir(), "--remote-debugging-port=0",
+		"--disable-extensions", "--user-data-dir="+profile, "--remote-debugging-port=0",
 		"--window-size=1400,900", "about:blank")
+	ownGroup(cmd)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +80,12 @@ func startChromium(t *testing.T, browser string) *cdpBrowser {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
+		killGroup(cmd)
 		cmd.Wait()
+		// A process of the group may take a moment to die.
+		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	found := make(chan string, 1)
 	var logged bytes.Buffer
