@@ -132,7 +132,9 @@ type budgetRef struct {
 	// given, for a budget that may be absent (an optional parameter's
 	// retryBudget[0]), is the condition that it is there: it is asked
 	// only then.
-	given   string
+	given string
+	// absent is given's negation (len(retryBudget) == 0).
+	absent  string
 	edits   []analysis.TextEdit
 	message string
 }

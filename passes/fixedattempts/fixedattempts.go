@@ -318,7 +318,7 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 		edits = append(edits, he...)
 		ref = budgetRef{expr: h.param, message: "Give the retry helper a budget parameter, filled by each caller with its dependency's budget"}
 		if h.optional {
-			ref = budgetRef{expr: h.param + "[0]", given: "len(" + h.param + ") > 0",
+			ref = budgetRef{expr: h.param + "[0]", given: "len(" + h.param + ") > 0", absent: "len(" + h.param + ") == 0",
 				message: "Give the retry helper an optional budget parameter, filled by each caller in the package with its dependency's budget"}
 		}
 	} else {

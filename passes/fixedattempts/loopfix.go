@@ -547,9 +547,10 @@ func (li *loopInfo) exitBefore(p retryloop.Point) (*ast.IfStmt, bool) {
 }
 
 // continueExit returns the if statement whose body runs on from the
-// point p through simple statements to a continue of the loop that ends it, when the if has no else and its condition is the
-// exit that bounds the attempts on its false branch: the loop leaves
-// after the if when no attempt is left.
+// point p through simple statements to a continue of the loop that ends
+// it, when the if has no else and its condition is the exit that bounds
+// the attempts on its false branch: the loop leaves after the if when no
+// attempt is left.
 func (li *loopInfo) continueExit(p retryloop.Point) (*ast.IfStmt, bool) {
 	list, i := li.listOf(p.Stmt)
 	if list == nil {
@@ -963,17 +964,18 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 		}
 		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(" || " + refuse)}}, true
 	case planJoin:
+		allow := ref.expr + ".TryRetry()"
 		if ref.given != "" {
-			return nil, false
+			allow = "(" + ref.absent + " || " + allow + ")"
 		}
 		cond := p.exit.Cond
-		if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == token.LOR && cond == ast.Expr(b) {
+		if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.LOR {
 			return []analysis.TextEdit{
 				{Pos: cond.Pos(), End: cond.Pos(), NewText: []byte("(")},
-				{Pos: cond.End(), End: cond.End(), NewText: []byte(") && " + ref.expr + ".TryRetry()")},
+				{Pos: cond.End(), End: cond.End(), NewText: []byte(") && " + allow)},
 			}, true
 		}
-		return []analysis.TextEdit{{Pos: cond.End(), End: cond.End(), NewText: []byte(" && " + ref.expr + ".TryRetry()")}}, true
+		return []analysis.TextEdit{{Pos: cond.End(), End: cond.End(), NewText: []byte(" && " + allow)}}, true
 	case planStmt:
 		at := p.point.Stmt.Pos()
 		if p.point.After {

@@ -9,6 +9,7 @@ package exported
 import (
 	"context"
 	"fmt"
+	"regexp"
 
 	"rlbehave"
 )
@@ -49,6 +50,18 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Post", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			l := &Ledger{db: fake{d}}
 			return l.Post(ctx, "e")
+		}},
+		// A refusal leaves by the verdict's false branch, which counts
+		// the attempts made.
+		{Name: "Write", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: `after [12] attempts: ` + regexp.QuoteMeta(rlbehave.ErrDown.Error())},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				j := &Journal{log: fake{d}}
+				return "", j.Write(ctx, "line")
+			}},
+		{Name: "OutsideAttempt", Run: func(*rlbehave.Dep) (string, error) {
+			return outside(func(op func() error) error {
+				return Attempt(ctx, func(context.Context) error { return op() })
+			})
 		}},
 		{Name: "OutsideRetry", Run: func(*rlbehave.Dep) (string, error) {
 			return outside(func(op func() error) error {

@@ -7,6 +7,7 @@ package exported
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
@@ -62,6 +63,30 @@ type Ledger struct{ db Store }
 
 func (l *Ledger) Post(ctx context.Context, entry string) (string, error) {
 	return Do(ctx, 4, func(ctx context.Context) (string, error) { return entry, l.db.Put(ctx, entry) })
+}
+
+// Attempt decides with a verdict whose continue is the way to the next
+// attempt, and says how many it made when none is left: the optional
+// budget joins the verdict, so a refusal says the same.
+func Attempt(ctx context.Context, op func(context.Context) error) error {
+	for n := 1; ; n++ { // want `up to 3 attempts`
+		err := op(ctx)
+		if err == nil {
+			return nil
+		}
+		again := n < 3
+		if again {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return fmt.Errorf("after %d attempts: %w", n, err)
+	}
+}
+
+type Journal struct{ log Store }
+
+func (j *Journal) Write(ctx context.Context, line string) error {
+	return Attempt(ctx, func(ctx context.Context) error { return j.log.Put(ctx, line) })
 }
 
 // Unused has no caller in the package: only its own parameter changes.
