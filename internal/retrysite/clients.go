@@ -14,20 +14,20 @@ import (
 // every request sent through it: each send (Client.Do, Get, Head, Post,
 // PostForm, and the methods of an *http.Client that its StandardClient
 // returns or whose Transport is a retryablehttp.RoundTripper of it) is a
-// retry site, with the attempts, hooks and backoff that the
-// client's configuration gives it (Site.Client). The configuration is the
-// construction the send's client was stored from (retryablehttp.NewClient(),
-// &retryablehttp.Client{...}), followed through the variables and fields
-// it is stored in, keyed literals and the results of the package's own
-// functions. A configuration with no send in the package (a constructor
+// retry site, with the attempts, hooks and backoff that the client's
+// configuration gives it (Site.Client). The configuration is the
+// construction the send's client was stored from
+// (retryablehttp.NewClient(), &retryablehttp.Client{...}), followed
+// through the variables and fields it is stored in, keyed literals and
+// the results of the package's own functions. A configuration with no send in the package (a constructor
 // whose client its callers use) stays the site; one that some send reaches
 // is reported at its sends. A send whose client this package does not
 // configure is not a site here: it is reported where the client is made.
 
 // clientSend says whether fn sends a request through a client that a
-// configuration of the retryapi table retries: a method of the
-// go-retryablehttp Client, or of the *http.Client a StandardClient
-// returns (std).
+// configuration of the retryapi table may retry: a method of the
+// go-retryablehttp Client, or of net/http's Client (std), which retries
+// when a StandardClient returned it or its Transport is a RoundTripper.
 func clientSend(fn *types.Func) (std bool, ok bool) {
 	if fn == nil || typesx.RecvName(fn) != "Client" {
 		return false, false
