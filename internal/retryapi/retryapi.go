@@ -289,6 +289,17 @@ func Libraries() []*Library { return librariesTable }
 // removed), or nil.
 func LibraryOf(path string) *Library { return byPath[typesx.TrimVendor(path)] }
 
+// IsType reports whether t is the named type name of the library lib
+// (retryablehttp's RoundTripper), vendored or not.
+func IsType(t types.Type, lib, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Name() != name || n.Obj().Pkg() == nil {
+		return false
+	}
+	l := LibraryOf(n.Obj().Pkg().Path())
+	return l != nil && l.Name == lib
+}
+
 // Named returns the library of the name, or nil.
 func Named(name string) *Library { return libraries[name] }
 

@@ -19,22 +19,18 @@ import (
 // construction the send's client was stored from
 // (retryablehttp.NewClient(), &retryablehttp.Client{...}), followed
 // through the variables and fields it is stored in, keyed literals and
-// the results of the package's own functions. A configuration with no send in the package (a constructor
-// whose client its callers use) stays the site; one that some send reaches
-// is reported at its sends. A send whose client this package does not
-// configure is not a site here: it is reported where the client is made.
+// the results of the package's own functions. A configuration with no
+// send in the package (a constructor whose client its callers use) stays
+// the site; one that some send reaches is reported at its sends. A send
+// whose client this package does not configure is not a site here: it is
+// reported where the client is made.
 
 // clientSend says whether fn sends a request through a client that a
 // configuration of the retryapi table may retry: a method of the
 // go-retryablehttp Client, or of net/http's Client (std), which retries
 // when a StandardClient returned it or its Transport is a RoundTripper.
 func clientSend(fn *types.Func) (std bool, ok bool) {
-	if fn == nil || typesx.RecvName(fn) != "Client" {
-		return false, false
-	}
-	switch fn.Name() {
-	case "Do", "Get", "Head", "Post", "PostForm":
-	default:
+	if !IsHTTPSend(fn) || typesx.RecvName(fn) != "Client" {
 		return false, false
 	}
 	if typesx.PkgPath(fn) == "net/http" {
@@ -44,7 +40,8 @@ func clientSend(fn *types.Func) (std bool, ok bool) {
 }
 
 // findSends turns the package's sends through the clients it configures
-// into retry sites, and drops the configurations that a send reaches.
+// (the calls findLibrary collected) into retry sites, and drops the
+// configurations that a send reaches.
 func (a *analyzer) findSends() {
 	configs := map[ast.Node]*Site{}
 	for _, s := range a.sites {
@@ -57,17 +54,14 @@ func (a *analyzer) findSends() {
 	}
 	reached := map[*Site]bool{}
 	var sends []*Site
-	for cur := range a.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+	for _, cur := range a.sends {
 		call := cur.Node().(*ast.CallExpr)
 		sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
 			continue
 		}
 		fn := a.callee(call)
-		std, ok := clientSend(fn)
-		if !ok {
-			continue
-		}
+		std, _ := clientSend(fn)
 		cs := a.clientConfig(sel.X, std, configs, 0)
 		if cs == nil {
 			continue
@@ -172,11 +166,7 @@ func (a *analyzer) roundTripperClient(x ast.Expr, configs map[ast.Node]*Site, de
 	}
 	switch e := pointee(x).(type) {
 	case *ast.CompositeLit:
-		t, ok := types.Unalias(a.pass.TypesInfo.TypeOf(e)).(*types.Named)
-		if !ok || t.Obj().Name() != "RoundTripper" || t.Obj().Pkg() == nil {
-			return nil
-		}
-		if l := retryapi.LibraryOf(t.Obj().Pkg().Path()); l == nil || l.Name != retryapi.RetryableHTTP {
+		if !retryapi.IsType(a.pass.TypesInfo.TypeOf(e), retryapi.RetryableHTTP, "RoundTripper") {
 			return nil
 		}
 		for name, val := range astx.Fields(e) {

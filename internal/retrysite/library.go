@@ -53,6 +53,9 @@ func (a *analyzer) findLibrary() {
 			if fn == nil {
 				continue
 			}
+			if _, ok := clientSend(fn); ok {
+				a.sends = append(a.sends, cur) // findSends judges them
+			}
 			e := retryapi.Of(fn)
 			if e == nil {
 				continue

@@ -30,9 +30,10 @@
 // failing paths meet, the guards). Sites.Deps refines the dependencies
 // into the ones the passes trust: sharedbudget groups by them and
 // fixedattempts names its budgets after them, so the two agree. The audit
-// groups sites by Deps.Reached, which goes one step further (what a
-// function of the package reaches through its own calls) and says of a
-// helper's loop that it reaches its callers' dependencies (Deps.Passed).
+// groups sites by Deps.Reached, which goes one step further (an attempt
+// through a parameter or receiver of a type of the package is keyed by
+// that type) and says of a helper's loop that it reaches its callers'
+// dependencies (Deps.Passed).
 //
 // The definition of a retry loop is internal/retryloop's: its package doc
 // states it, and its Definer decides it for this analysis, which answers

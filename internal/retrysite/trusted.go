@@ -548,7 +548,8 @@ func (d *Deps) isParam(e ast.Expr) bool {
 // each and in the order of the attempts, for a report that groups sites
 // by dependency: each attempt's (Attempt, which for a call of a function
 // of this package is what the function's body reaches); or else the type
-// of the parameter or receiver it calls through (as ForBudget keys it). Attempts that reach no known dependency are left out (a decoder, a
+// of the parameter or receiver it calls through (as ForBudget keys it).
+// Attempts that reach no known dependency are left out (a decoder, a
 // helper of the package, a client whose URL is not known), so a site none
 // of whose attempts is known reaches none: nil. A site whose operation is
 // a value reaches the operation's.

@@ -26,6 +26,7 @@ type analyzer struct {
 	methods map[string]bool // budget method names
 	funcs   map[string]bool // extra budget checks
 	sites   []*Site
+	sends   []inspector.Cursor // calls that send through an HTTP client (clientSend), found by findLibrary
 
 	// The functions known as budget checks and retry helpers, from the
 	// facts of the dependencies and of this package: looking a callee up

@@ -378,7 +378,7 @@ func (c *checker) transportRetries(x ast.Expr, depth int) *clientInfo {
 		x = ast.Unparen(u.X)
 	}
 	if lit, ok := x.(*ast.CompositeLit); ok {
-		if !isLibNamed(c.pass.TypesInfo.TypeOf(lit), retryapi.RetryableHTTP, "RoundTripper") {
+		if !retryapi.IsType(c.pass.TypesInfo.TypeOf(lit), retryapi.RetryableHTTP, "RoundTripper") {
 			return nil
 		}
 		for _, elt := range lit.Elts {

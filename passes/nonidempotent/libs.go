@@ -21,16 +21,10 @@ func libOf(path string) string {
 func isResty(path string) bool     { return libOf(path) == retryapi.Resty }
 func isRetryable(path string) bool { return libOf(path) == retryapi.RetryableHTTP }
 
-// isLibNamed reports whether t is the named type name of the library lib.
-func isLibNamed(t types.Type, lib, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && libOf(n.Obj().Pkg().Path()) == lib
-}
-
 // isLibPtr reports whether t is a pointer to the named type name of lib.
 func isLibPtr(t types.Type, lib, name string) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)
-	return ok && isLibNamed(p.Elem(), lib, name)
+	return ok && retryapi.IsType(p.Elem(), lib, name)
 }
 
 // isLibFunc reports whether fn is the package-level function name of lib.

@@ -69,27 +69,32 @@ func optionsParam(sig *types.Signature) int {
 }
 
 // optionValue returns the value the last of a call's options from mi on
-// gives the field name, or nil (no option sets it, or the options are
-// handed on: opts...).
+// gives the field name, or nil: no option sets it, one cannot be read (it
+// may set it), or the options are handed on (opts...).
 func (c *checker) optionValue(call *ast.CallExpr, mi int, name string) ast.Expr {
 	if call.Ellipsis.IsValid() {
 		return nil
 	}
 	var v ast.Expr
 	for _, a := range call.Args[mi:] {
-		if x := c.optionSets(a, name); x != nil {
+		x, known := c.optionSets(a, name)
+		if !known {
+			return nil
+		}
+		if x != nil {
 			v = x
 		}
 	}
 	return v
 }
 
-// optionSets returns the value an option gives the field name: a function
-// literal that assigns it on its parameter (func(o *options) { o.method =
-// "POST" }), or a call of a function of the package that returns such a
-// literal, whose value is a parameter of the function (the call's
-// argument) or a constant.
-func (c *checker) optionSets(a ast.Expr, name string) ast.Expr {
+// optionSets returns the value an option gives the field name (nil when
+// it leaves the field alone), and whether the option can be read: a
+// function literal, whose assignment of the field on its parameter gives
+// the value (func(o *options) { o.method = "POST" }), or a call of a
+// function of the package whose body returns such a literal, the value
+// then a constant or a parameter of the function (the call's argument).
+func (c *checker) optionSets(a ast.Expr, name string) (ast.Expr, bool) {
 	set := func(lit *ast.FuncLit) ast.Expr {
 		if len(lit.Type.Params.List) != 1 || len(lit.Type.Params.List[0].Names) != 1 {
 			return nil
@@ -110,35 +115,35 @@ func (c *checker) optionSets(a ast.Expr, name string) ast.Expr {
 	}
 	switch x := ast.Unparen(a).(type) {
 	case *ast.FuncLit:
-		return set(x)
+		return set(x), true
 	case *ast.CallExpr:
 		fd := c.declOf(c.callee(x))
 		if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
-			return nil
+			return nil, false
 		}
 		ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
 		if !ok || len(ret.Results) != 1 {
-			return nil
+			return nil, false
 		}
 		lit, ok := ast.Unparen(ret.Results[0]).(*ast.FuncLit)
 		if !ok {
-			return nil
+			return nil, false
 		}
 		v := set(lit)
 		if v == nil {
-			return nil
+			return nil, true
 		}
 		if tv, ok := c.pass.TypesInfo.Types[v]; ok && tv.Value != nil {
-			return v
+			return v, true
 		}
 		sig := c.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			if c.varOf(v) == sig.Params().At(i) && !sig.Variadic() {
-				return arg(x, i)
+				return arg(x, i), true
 			}
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // methodField returns KeyFact.MethodField of the callee of a call.

@@ -103,3 +103,13 @@ func (c *Client) Call(ctx context.Context, opts ...Option) error {
 	}
 	return resp.Body.Close()
 }
+
+// An option the pass cannot read comes after the POST: it may set the
+// method again.
+func (c *Client) Submit(ctx context.Context, extra Option) error {
+	resp, err := c.do(ctx, WithMethod(http.MethodPost), extra)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
