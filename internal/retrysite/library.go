@@ -235,6 +235,7 @@ func (a *analyzer) librarySite(cur inspector.Cursor, call *ast.CallExpr, e *retr
 	}
 	if e.CountField != "" {
 		if lhs := assignedTo(cur); lhs != nil {
+			s.Kept = lhs
 			same := func(x ast.Expr) bool { return types.ExprString(x) == types.ExprString(lhs) }
 			if v := a.assignedField(s.Func, e.CountField, same); v != nil {
 				if n, ok := a.intConst(v); ok && n <= 0 {
@@ -811,7 +812,7 @@ func (a *analyzer) retryableLiteral(cur inspector.Cursor, lit *ast.CompositeLit)
 }
 
 // assignedTo returns the expression the value at cur is assigned to
-// (x := f(), x = f(), s.c = f()), or nil. A value of a keyed field of a
+// (x := f(), x = f(), s.c = f(), var x = f()), or nil. A value of a keyed field of a
 // literal that is assigned (a := &api{hc: f()}) is assigned to a.hc: the
 // result is then a selector made here whose Sel is the literal's key (the
 // field's object; the selector itself has no type information).
@@ -830,13 +831,22 @@ func assignedTo(cur inspector.Cursor) ast.Expr {
 		}
 		return nil
 	}
-	as, ok := cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != len(as.Rhs) {
-		return nil
-	}
-	for i, r := range as.Rhs {
-		if r == cur.Node() {
-			return as.Lhs[i]
+	switch p := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == len(p.Rhs) {
+			for i, r := range p.Rhs {
+				if r == cur.Node() {
+					return p.Lhs[i]
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == len(p.Values) {
+			for i, r := range p.Values {
+				if r == cur.Node() {
+					return p.Names[i]
+				}
+			}
 		}
 	}
 	return nil

@@ -307,6 +307,13 @@ type Site struct {
 	// configuration: the send makes the attempts it allows, and a fix
 	// edits it. nil for other sites.
 	Client *Site
+	// Kept, for a library site whose constructor's result the function
+	// keeps (c := retryablehttp.NewClient(), a := &api{hc:
+	// retryablehttp.NewClient()}), is the variable or field it is kept
+	// in (c, a.hc), which the code after sets the client's fields
+	// through; nil otherwise. It may be an expression built for the
+	// purpose, with no position.
+	Kept ast.Expr
 	// Config is what a configuration fix edits: the service-config string
 	// literal (gRPC) or the ratelimit.None expression (AWS SDK); nil otherwise.
 	Config ast.Expr

@@ -106,16 +106,31 @@ func (f *fixer) clientBudget(file *ast.File, x ast.Expr, pos token.Pos) (name, p
 }
 
 // checkRetryFix gives a go-retryablehttp client made by NewClient and kept
-// in a variable or field (c := retryablehttp.NewClient()) a CheckRetry
-// that asks a budget of its own. A CheckRetry the function sets is
+// in a variable or field (c := retryablehttp.NewClient(), var c =
+// retryablehttp.NewClient(), or a keyed field of a literal so kept: a :=
+// &api{hc: retryablehttp.NewClient()}) a CheckRetry that asks a budget of
+// its own, set on the line after the statement. A CheckRetry the function sets is
 // wrapped, when it is a name or a function literal; otherwise the fix
 // sets one that wraps DefaultRetryPolicy after the client is made.
 func (f *fixer) checkRetryFix(file *ast.File, s *retrysite.Site, call *ast.CallExpr, stmt ast.Stmt) *analysis.SuggestedFix {
-	as, ok := stmt.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call {
+	// The statement keeps the client: it assigns the call, or a literal
+	// holding it in a keyed field, and nothing else.
+	switch st := stmt.(type) {
+	case *ast.AssignStmt:
+		if len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+			return nil
+		}
+	case *ast.DeclStmt:
+		if gd := st.Decl.(*ast.GenDecl); len(gd.Specs) != 1 || len(gd.Specs[0].(*ast.ValueSpec).Names) != 1 {
+			return nil
+		}
+	default:
 		return nil
 	}
-	client := as.Lhs[0]
+	if s.Kept == nil {
+		return nil
+	}
+	client := s.Kept
 	switch c := ast.Unparen(client).(type) {
 	case *ast.Ident:
 		if c.Name == "_" {

@@ -99,6 +99,24 @@ func BehaveCases() []rlbehave.Case {
 			Run: func(d *rlbehave.Dep) (string, error) {
 				return once(d, func() *Billing { return NewBilling("http://billing/", d) }).Invoice(ctx)
 			}},
+		// A client kept in a keyed field of a literal, and one declared
+		// with var: the CheckRetry set after them asks their budgets.
+		{Name: "Track", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://shipping/ giving up after \d+ attempt\(s\): Get "http://shipping/": dependency down`,
+				rlbehave.Status: `GET http://shipping/ giving up after \d+ attempt\(s\): unexpected HTTP status 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Shipping { return NewShipping("http://shipping/", d) }).Track(ctx)
+			}},
+		{Name: "Rate", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://rates/ giving up after \d+ attempt\(s\): Get "http://rates/": dependency down`,
+				rlbehave.Status: `GET http://rates/ giving up after \d+ attempt\(s\): unexpected HTTP status 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Rates { return NewRates("http://rates/", d) }).Rate(ctx)
+			}},
 		// go-retry: the wrapped backoff stops when the budget refuses,
 		// and Do returns the last error, unwrapped.
 		{Name: "User", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {

@@ -156,3 +156,59 @@ func (b *Billing) Invoice(ctx context.Context) (string, error) {
 	resp.Body.Close()
 	return resp.Status, nil
 }
+
+// A client made in a keyed field of the literal kept in a local, and
+// configured through it after: the fix sets the CheckRetry on the line
+// after the literal, and the settings that follow stay as they are.
+type Shipping struct {
+	http *retryablehttp.Client
+	url  string
+}
+
+func NewShipping(url string, rt http.RoundTripper) *Shipping {
+	s := &Shipping{url: url, http: retryablehttp.NewClient()}
+	s.http.RetryMax = 2
+	s.http.RetryWaitMin, s.http.RetryWaitMax = 0, 0
+	s.http.HTTPClient = &http.Client{Transport: rt}
+	return s
+}
+
+func (s *Shipping) Track(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := s.http.Do(req) // want `retryablehttp.Client.Do makes up to 3 attempts`
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
+
+// A client declared with var.
+type Rates struct {
+	http *retryablehttp.Client
+	url  string
+}
+
+func NewRates(url string, rt http.RoundTripper) *Rates {
+	var hc = retryablehttp.NewClient()
+	hc.RetryMax = 2
+	hc.RetryWaitMin, hc.RetryWaitMax = 0, 0
+	hc.HTTPClient = &http.Client{Transport: rt}
+	return &Rates{http: hc, url: url}
+}
+
+func (r *Rates) Rate(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := r.http.Do(req) // want `retryablehttp.Client.Do makes up to 3 attempts`
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
