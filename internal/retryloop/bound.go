@@ -491,26 +491,38 @@ func (a *Definer) exitBound(l *loop, f *flow, e exit, t ast.Expr) (Bound, exitKi
 }
 
 // contextSleepInit reports whether the exit's condition tests the error
-// of a context-aware wait made in the if statement's init or just before.
+// of a context-aware wait, or the context's own error, made in the if
+// statement's init or just before (if err := ctx.Err(); err != nil).
 func (a *Definer) contextSleepInit(l *loop, e exit) bool {
 	cond, ok := e.node.(ast.Expr)
 	if !ok {
 		return false
 	}
-	if ifs, ok := l.stmtOf[cond].(*ast.IfStmt); ok && ifs.Init != nil && a.contextSleep(ifs.Init) {
-		return true
+	if ifs, ok := l.stmtOf[cond].(*ast.IfStmt); ok && ifs.Init != nil {
+		if a.contextSleep(ifs.Init) || a.timeBounded(ifs.Init) && a.setsOneOf(ifs.Init, cond) {
+			return true
+		}
 	}
 	// err := sleep(ctx, d); if err != nil { return err }
 	for _, n := range e.block.Nodes {
-		if n != cond && a.contextSleep(n) {
-			for _, o := range identsOf(a, cond) {
-				if as, ok := n.(*ast.AssignStmt); ok {
-					for _, lhs := range as.Lhs {
-						if a.objOf(lhs) == o {
-							return true
-						}
-					}
-				}
+		if n != cond && (a.contextSleep(n) || a.timeBounded(n)) && a.setsOneOf(n, cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// setsOneOf reports whether n is an assignment to a variable the
+// condition reads.
+func (a *Definer) setsOneOf(n ast.Node, cond ast.Expr) bool {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	for _, o := range identsOf(a, cond) {
+		for _, lhs := range as.Lhs {
+			if a.objOf(lhs) == o {
+				return true
 			}
 		}
 	}

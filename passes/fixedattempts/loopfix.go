@@ -38,7 +38,10 @@ import (
 // hold (if willRetry { continue }; return err), the budget joins that
 // condition: if willRetry && b.TryRetry() { continue }. A refusal leaves
 // by the path the last attempt takes, and the budget is asked only when
-// another attempt would follow.
+// another attempt would follow. A loop bounded by nothing but its context
+// is joined the same way where the false branch of such an if hands the
+// failure on and leaves (if temporary(err) { continue }; errc <- err;
+// return): a refused retry becomes a failure the loop does not retry.
 //
 // When the failing paths meet only in the post statement or the condition,
 // the guard goes at the top of the body, asked from the second iteration
@@ -122,6 +125,15 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 		}
 		if ifs, ok := li.continueExit(mp.Point); ok {
 			return &loopPlan{kind: planJoin, exit: ifs}
+		}
+	}
+	// A loop that nothing but its context ends: a refusal takes the way
+	// out of a failure the loop does not retry.
+	if !lf.HeaderBound && (lf.Bound.Kind == retryloop.BoundTime || lf.Bound.Kind == retryloop.Unbounded) {
+		for _, mp := range lf.Meets {
+			if ifs, ok := li.failureJoin(mp); ok {
+				return &loopPlan{kind: planJoin, exit: ifs}
+			}
 		}
 	}
 	ends := li.endsByBound()
@@ -229,7 +241,7 @@ func (li *loopInfo) listOf(st ast.Stmt) ([]ast.Stmt, int) {
 // simple reports whether a statement runs on to the next one.
 func simple(st ast.Stmt) bool {
 	switch s := st.(type) {
-	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt, *ast.EmptyStmt:
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt, *ast.EmptyStmt, *ast.SendStmt:
 		return true
 	case *ast.ExprStmt:
 		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
@@ -552,24 +564,101 @@ func (li *loopInfo) exitBefore(p retryloop.Point) (*ast.IfStmt, bool) {
 // the attempts on its false branch: the loop leaves after the if when no
 // attempt is left.
 func (li *loopInfo) continueExit(p retryloop.Point) (*ast.IfStmt, bool) {
+	ifs := li.continueIf(p)
+	if ifs == nil {
+		return nil, false
+	}
+	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
+	return ifs, ok && !e.OnYes
+}
+
+// failureJoin returns the if statement whose body runs on from the
+// meeting point to a continue of the loop (as continueExit's), when its
+// false branch hands the failure on and leaves: simple statements and a
+// return, which name the error that holds the failure at the point (and
+// return it, where the function returns an error), as in
+//
+//	if isTemporary(err) { continue }
+//	errc <- err
+//	return
+//
+// The budget joining the condition makes a refused retry a failure the
+// loop does not retry, which the code reports its own way; it is asked
+// only when the condition would retry.
+func (li *loopInfo) failureJoin(mp retryloop.MeetPoint) (*ast.IfStmt, bool) {
+	ifs := li.continueIf(mp.Point)
+	if ifs == nil || mp.Err == nil {
+		return nil, false
+	}
+	if _, ok := li.s.Loop.BoundExitAt(ifs.Cond); ok {
+		return nil, false
+	}
+	rest, _, ok := li.restAfter(retryloop.Point{Stmt: ifs, After: true})
+	if !ok || len(rest) == 0 {
+		return nil, false
+	}
+	ret, ok := rest[len(rest)-1].(*ast.ReturnStmt)
+	if !ok {
+		return nil, false
+	}
+	for _, st := range rest[:len(rest)-1] {
+		if !simple(st) {
+			return nil, false
+		}
+	}
+	names := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && li.pass.TypesInfo.Uses[id] == mp.Err {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	if len(ret.Results) > 0 {
+		// The function's error is the last result: it must carry the
+		// failure, so that a refused retry still fails.
+		sig := funcSig(li.pass, li.s.Func)
+		res := sig.Results()
+		if len(ret.Results) != res.Len() || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+			return nil, false
+		}
+		return ifs, names(ret.Results[len(ret.Results)-1])
+	}
+	if sig := funcSig(li.pass, li.s.Func); sig == nil || sig.Results().Len() > 0 {
+		return nil, false // a bare return of named results
+	}
+	for _, st := range rest {
+		if names(st) {
+			return ifs, true
+		}
+	}
+	return nil, false
+}
+
+// continueIf returns the if statement, with no else, whose body runs on
+// from the point p through simple statements to a continue of the loop
+// that ends it; nil if there is none.
+func (li *loopInfo) continueIf(p retryloop.Point) *ast.IfStmt {
 	list, i := li.listOf(p.Stmt)
 	if list == nil {
-		return nil, false
+		return nil
 	}
 	if p.After {
 		i++
 	}
 	if i >= len(list) {
-		return nil, false
+		return nil
 	}
 	for _, st := range list[i : len(list)-1] {
 		if !simple(st) {
-			return nil, false // a path may leave before the continue
+			return nil // a path may leave before the continue
 		}
 	}
 	br, ok := list[len(list)-1].(*ast.BranchStmt)
 	if !ok || br.Tok != token.CONTINUE || br.Label != nil && br.Label.Name != li.label {
-		return nil, false
+		return nil
 	}
 	var ifs *ast.IfStmt
 	ast.Inspect(li.body, func(n ast.Node) bool {
@@ -583,11 +672,7 @@ func (li *loopInfo) continueExit(p retryloop.Point) (*ast.IfStmt, bool) {
 		}
 		return ifs == nil
 	})
-	if ifs == nil {
-		return nil, false
-	}
-	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
-	return ifs, ok && !e.OnYes
+	return ifs
 }
 
 // boundExit reports whether an if statement is the exit that bounds the

@@ -105,6 +105,29 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{archive: fake{d}}
 			return "", s.Archive(upTo(3))
 		}},
+		{Name: "Feed", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta(rlbehave.ErrDown.Error())},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := timeout()
+				defer cancel()
+				s := &Service{feed: fake{d}}
+				errc := make(chan error, 1)
+				s.Feed(ctx, errc)
+				return "", <-errc
+			}},
+		{Name: "Mirror", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta("mirror: " + rlbehave.ErrDown.Error())},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := timeout()
+				defer cancel()
+				s := &Service{mirror: fake{d}}
+				return s.Mirror(ctx)
+			}},
+		{Name: "Digest", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta(rlbehave.ErrDown.Error())},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				ctx, cancel := timeout()
+				defer cancel()
+				s := &Service{digest: fake{d}}
+				return s.Digest(ctx)
+			}},
 		{Name: "Settle", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{ledger: fake{d}}
 			return "", s.Settle()

@@ -47,6 +47,47 @@ func (s *Service) untilDone(ctx context.Context) error {
 	}
 }
 
+// The context's own error, read in the init of the exit's if or just
+// before it, bounds the loop by time.
+func (s *Service) untilCanceled(ctx context.Context) error {
+	for { // want `retry loop is bounded only by time \(the context or a deadline\), with no retry budget`
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func (s *Service) untilCanceledBefore(ctx context.Context) error {
+	for { // want `retry loop is bounded only by time \(the context or a deadline\), with no retry budget`
+		done := ctx.Err()
+		if done != nil {
+			return done
+		}
+		if err := s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Its look-alike: an error read in the init that is not the context's
+// is no time bound.
+func (s *Service) untilReady(ctx context.Context, ready func() error) error {
+	for { // want `retry loop retries without bound`
+		if err := ready(); err != nil {
+			return err
+		}
+		if err := s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
 func forever(c *http.Client, req *http.Request) *http.Response {
 	for { // want `retry loop retries without bound and with no retry budget: a failing dependency gets unbounded load`
 		resp, err := c.Do(req)

@@ -28,6 +28,9 @@ type Service struct {
 	catalog   Inventory
 	ledger    Inventory
 	archive   Inventory
+	feed      Inventory
+	mirror    Inventory
+	digest    Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -314,5 +317,74 @@ func (s *Service) Restock() error {
 			continue
 		}
 		return fmt.Errorf("restock: %w", err)
+	}
+}
+
+// temporary reports whether a failure is worth another attempt.
+func temporary(err error) bool { return !errors.Is(err, context.Canceled) }
+
+// A goroutine's loop that only its context ends hands its failure on over
+// a channel: a failure it does not retry is sent, and the loop returns. A
+// refusal joins the condition of the retry and leaves the same way, with
+// the attempt's error.
+func (s *Service) Feed(ctx context.Context, errc chan<- error) {
+	for attempt := 0; true; attempt++ { // want `bounded only by time`
+		if attempt != 0 {
+			select {
+			case <-ctx.Done():
+				errc <- ctx.Err()
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+		err := s.feed.Reserve()
+		if err != nil {
+			if temporary(err) {
+				continue
+			}
+			errc <- err
+			return
+		}
+		errc <- nil
+		return
+	}
+}
+
+// The same, returning: a failure the loop does not retry is returned
+// wrapped, and so is a refused retry.
+func (s *Service) Mirror(ctx context.Context) (string, error) {
+	for { // want `bounded only by time`
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		v, err := s.mirror.Get()
+		if err == nil {
+			return v, nil
+		}
+		if temporary(err) {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return "", fmt.Errorf("mirror: %w", err)
+	}
+}
+
+// Its look-alike: the failure the loop does not retry is dropped (the
+// return carries no error), so a refusal cannot take that way. The guard
+// returns the attempt's error instead.
+func (s *Service) Digest(ctx context.Context) (string, error) {
+	for { // want `bounded only by time`
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		v, err := s.digest.Get()
+		if err == nil {
+			return v, nil
+		}
+		if temporary(err) {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return "", nil
 	}
 }
