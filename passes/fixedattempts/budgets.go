@@ -68,7 +68,10 @@ const (
 	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
 	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"
 	whyNoBudget = NoBudgetInScope
-	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller (it is used as a value, named by an interface or by a test file this run does not analyze, or a caller's dependency is not known)"
+	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller"
+	whyLiteral  = "no fix: the retry helper is a function literal, which cannot take a budget parameter from its callers"
+	whyIface    = "no fix: the retry helper is a method an interface of the package names: a budget parameter would break it"
+	whyTestUse  = "no fix: a test file this run does not analyze calls the retry helper: run with -test to give it a budget parameter"
 	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
 	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
@@ -757,8 +760,13 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		return nil
 	}
 	h := &helperFix{decl: fd}
-	if !ok || (fd.Recv != nil && f.interfaceNames(fd.Name.Name)) {
-		return h // a helper, with no fix
+	if !ok {
+		h.why = whyLiteral
+		return h
+	}
+	if fd.Recv != nil && f.interfaceNames(fd.Name.Name) {
+		h.why = whyIface
+		return h
 	}
 	if fd.Name.IsExported() {
 		sig, _ := f.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
@@ -774,6 +782,7 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		}
 		h.optional = true
 	} else if f.unseenTestUses(fd.Name.Name) {
+		h.why = whyTestUse
 		return h
 	}
 	obj := f.pass.TypesInfo.Defs[fd.Name]
@@ -802,17 +811,23 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		}
 	}
 	sort.Slice(uses, func(i, j int) bool { return uses[i].Pos() < uses[j].Pos() })
+	at := func(n ast.Node) string {
+		p := f.pass.Fset.Position(n.Pos())
+		return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	}
 	for _, u := range uses {
 		c := calls[u]
 		if c == nil {
-			return h // used as a value
-		}
-		site := f.helperCall(c)
-		if site == nil {
+			h.why = "no fix: the retry helper is used as a value at " + at(u) + ", where no budget can be passed to it"
 			return h
 		}
-		n := f.callNeed(site)
+		site := f.helperCall(c)
+		n := (*need)(nil)
+		if site != nil {
+			n = f.callNeed(site)
+		}
 		if n == nil {
+			h.why = "no fix: the dependency of the retry helper's call at " + at(c) + " is not known, so no budget can be passed for it"
 			return h
 		}
 		h.calls = append(h.calls, c)

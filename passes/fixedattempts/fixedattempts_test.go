@@ -2,6 +2,7 @@ package fixedattempts_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,6 +99,24 @@ func TestNoFix(t *testing.T) {
 		if why != 1 {
 			t.Errorf("%s: %d related lines say why there is no fix, want 1: %q", d, why, d.Related)
 		}
+	}
+	// A retry helper's reason names the use that stops its fix.
+	reasons := map[string]string{
+		"nofixdeps/nofixdeps.go:66": "no fix: the retry helper is used as a value at nofixdeps.go:75, where no budget can be passed to it",
+		"nofixdeps/nofixdeps.go:81": "no fix: the dependency of the retry helper's call at nofixdeps.go:90 is not known, so no budget can be passed for it",
+	}
+	for _, d := range diags {
+		want, ok := reasons[d.Posn]
+		if !ok {
+			continue
+		}
+		delete(reasons, d.Posn)
+		if !slices.Contains(d.Related, want) {
+			t.Errorf("%s: related %q, want %q", d, d.Related, want)
+		}
+	}
+	for posn := range reasons {
+		t.Errorf("%s: no diagnostic", posn)
 	}
 }
 
