@@ -71,7 +71,7 @@ const (
 	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller"
 	whyLiteral  = "no fix: the retry helper is a function literal, which cannot take a budget parameter from its callers"
 	whyIface    = "no fix: the retry helper is a method an interface of the package names: a budget parameter would break it"
-	whyTestUse  = "no fix: a test file this run does not analyze calls the retry helper: run with -test to give it a budget parameter"
+	whyTestUse  = "no fix: a test file that this analysis of the package does not see calls the retry helper, and a budget parameter would break that call"
 	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
 	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
