@@ -71,8 +71,18 @@ func IsNamedPtr(t types.Type, path, name string) bool {
 
 var errorType = types.Universe.Lookup("error").Type()
 
-// IsError reports whether t is the built-in error type.
-func IsError(t types.Type) bool { return t != nil && types.Identical(t, errorType) }
+// IsError reports whether t is the built-in error type, or an interface
+// type that is an error with more methods (a package's own Error
+// interface, whose nil is success as error's is).
+func IsError(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if types.Identical(t, errorType) {
+		return true
+	}
+	return types.IsInterface(t) && types.Implements(t, errorType.Underlying().(*types.Interface))
+}
 
 // Refers reports whether an identifier under n uses obj.
 func Refers(info *types.Info, n ast.Node, obj types.Object) bool {

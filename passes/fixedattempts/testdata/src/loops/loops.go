@@ -207,3 +207,22 @@ func (b *brokers) refresh(ctx context.Context) error {
 	}
 	return errors.New("out of brokers")
 }
+
+// Error is a package's own error interface: its nil is success, as
+// error's is.
+type Error interface {
+	error
+	Code() int
+}
+
+func (s *Service) info() (string, Error) { return "", nil }
+
+func (s *Service) infoWithRetry(n int) (res string, err Error) {
+	for i := 0; i < n; i++ { // want `retry loop makes up to n attempts with no retry budget`
+		if res, err = s.info(); err == nil {
+			return res, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
