@@ -822,7 +822,7 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 			return h
 		}
 		site := f.helperCall(c)
-		n := (*need)(nil)
+		var n *need
 		if site != nil {
 			n = f.callNeed(site)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // A loop's fix asks the budget once, where every failing path meets on its
@@ -606,16 +607,7 @@ func (li *loopInfo) failureJoin(mp retryloop.MeetPoint) (*ast.IfStmt, bool) {
 			return nil, false
 		}
 	}
-	names := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && li.pass.TypesInfo.Uses[id] == mp.Err {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
+	names := func(n ast.Node) bool { return typesx.Refers(li.pass.TypesInfo, n, mp.Err) }
 	if len(ret.Results) > 0 {
 		// The function's error is the last result: it must carry the
 		// failure, so that a refused retry still fails.
