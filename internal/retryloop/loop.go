@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
@@ -24,8 +25,9 @@ type loop struct {
 	fn      ast.Node     // the enclosing function
 
 	// A range over a slice or array: a candidate failover.
-	over types.Object // the element variable (or the index, when there is no element)
-	list ast.Expr     // the ranged expression
+	over  types.Object // the element variable (or the index, when there is no element)
+	list  ast.Expr     // the ranged expression
+	keyed bool         // the list holds no endpoints but keys that pick one (keyedTarget)
 	// A for statement whose post statement picks the next endpoint
 	// (b = s.leastLoaded()) while the condition says one is left
 	// (b != nil): a failover too, over the endpoints the call hands out;
@@ -103,9 +105,14 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 			} else if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
 				l.over = a.pass.TypesInfo.ObjectOf(id)
 			}
-			if l.over == nil || !a.isEndpoints(l.list, l.over) {
+			if l.over == nil {
 				return nil
 			}
+			// A list of keys (protocol names, regions) is a failover
+			// when each picks the endpoint the attempt is made on
+			// (dialer := dialers[proto]; dialer.Dial(ctx)): keyedTarget
+			// below keeps those candidates only.
+			l.keyed = !a.isEndpoints(l.list, l.over)
 		case *types.Chan:
 			// for range ticker.C over a backoff's ticker: a retry loop
 			// paced by the backoff.
@@ -130,6 +137,9 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 		return nil
 	}
 	cands := a.candidates(l)
+	if l.keyed {
+		cands = slices.DeleteFunc(cands, func(c *ast.CallExpr) bool { return !a.keyedTarget(l, c) })
+	}
 	if len(cands) == 0 {
 		return nil
 	}

@@ -113,8 +113,14 @@
 //     an input that failed.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
-// addresses, by the list's or its elements' names) whose element is the
-// attempt's target, or an index of such a list by the counter, or by the
+// addresses, by the list's or its elements' names, or of an address type of
+// the standard library: []net.IP, []*url.URL) whose element is the
+// attempt's target, or over a list of keys each of which picks the
+// endpoint the attempt is made on (for _, proto := range protocols {
+// dialer := dialers[proto]; dialer.Dial(ctx) }: the receiver holds an
+// endpoint, is derived from the element, and no argument is; a chain of
+// decoders, or keys that are also the work, go through other work), or an
+// index of such a list by the counter, or by the
 // elements of a random permutation of its indices (for _, i := range
 // rand.Perm(len(addrs)), the permutation directly or in a local), with the
 // bound "up to len(list) attempts". So is a for statement whose post
@@ -221,7 +227,10 @@
 //   - Failover: a range over a list whose name, element name or element
 //     type's name ends in an endpoint word (host, addr, server, broker,
 //     endpoint, url, node, peer, replica, seed, ... : endpointWords in
-//     sameop.go): the list's type says nothing of what it holds. For a
+//     sameop.go), where the element's type is no address type of the
+//     standard library (addrTypes: net.IP, netip.Addr, url.URL, ...) and
+//     so says nothing of what it holds; in a range over keys, the name
+//     of the receiver the key picks (keyedTarget). For a
 //     range over rand.Perm(len(xs)), the names are those of xs. For a
 //     picker's loop, the picked variable's name or its type's name
 //     (isEndpoint).

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/astx"
@@ -546,9 +547,13 @@ var endpointWords = []string{
 // over a list of them, or a picker's.
 func (l *loop) failover() bool { return l.list != nil || l.picker != nil }
 
-// isEndpoint reports whether a variable holds an endpoint, by its name
-// or its type's name: addr, b *Broker.
+// isEndpoint reports whether a variable holds an endpoint, by its type
+// (an address type of the standard library) or by its name or its type's
+// name: addr, b *Broker.
 func (a *Definer) isEndpoint(v types.Object) bool {
+	if isAddrType(v.Type()) {
+		return true
+	}
 	names := []string{v.Name()}
 	if n, ok := types.Unalias(derefType(v.Type())).(*types.Named); ok {
 		names = append(names, n.Obj().Name())
@@ -580,6 +585,9 @@ func (a *Definer) isEndpoints(list ast.Expr, elem types.Object) bool {
 		case *types.Array:
 			et = u.Elem()
 		}
+		if et != nil && isAddrType(et) {
+			return true // []net.IP, []*url.URL
+		}
 		if p, ok := et.(*types.Pointer); ok {
 			et = p.Elem()
 		}
@@ -588,6 +596,53 @@ func (a *Definer) isEndpoints(list ast.Expr, elem types.Object) bool {
 		}
 	}
 	return endpointName(names)
+}
+
+// addrTypes are the standard library's types of a network address, by
+// package: a value of one is an endpoint whatever it is named.
+var addrTypes = map[string][]string{
+	"net":       {"IP", "IPAddr", "TCPAddr", "UDPAddr", "UnixAddr", "Addr"},
+	"net/netip": {"Addr", "AddrPort"},
+	"net/url":   {"URL"},
+}
+
+// isAddrType reports whether t (or what it points to) is one of addrTypes.
+func isAddrType(t types.Type) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return slices.Contains(addrTypes[n.Obj().Pkg().Path()], n.Obj().Name())
+}
+
+// keyedTarget reports whether call, in a range over a list that holds no
+// endpoints, is made on an endpoint that the element picks: its receiver
+// is a variable of the body that holds an endpoint (isEndpoint) and is
+// derived from the element (dialer := dialers[proto], or a type assertion
+// of that), and no argument is. Trying the transports of one connection
+// in turn is failover; trying the next item of a list on one endpoint is
+// other work, and so is asking each element itself (a chain of providers).
+func (a *Definer) keyedTarget(l *loop, call *ast.CallExpr) bool {
+	sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if _, isMethod := a.pass.TypesInfo.Selections[sel]; !isMethod {
+		return false
+	}
+	v, ok := a.objOf(sel.X).(*types.Var)
+	if !ok || v == l.over || v.Pos() < l.body.Pos() || v.Pos() >= l.body.End() || !a.isEndpoint(v) {
+		return false
+	}
+	if !a.derivesFrom(l, sel.X, l.over, 0) {
+		return false
+	}
+	for _, arg := range call.Args {
+		if a.derivesFrom(l, arg, l.over, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // endpointName reports whether one of the names ends in an endpoint word.

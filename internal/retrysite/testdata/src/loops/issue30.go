@@ -2,6 +2,7 @@ package loops
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -393,4 +394,88 @@ func (s *streamer) advanced(q *query) error {
 		}
 	}
 	return err
+}
+
+type transport interface {
+	Dial(ctx context.Context) (net.Conn, error)
+}
+
+var transports = map[string]transport{}
+
+// Failover over keys: each protocol name picks the transport the attempt
+// is made on, and the first connection returns.
+func dialProtocols(ctx context.Context, protocols []string) (net.Conn, error) {
+	var err error
+	for _, proto := range protocols { // want `loop \[len\(protocols\) attempts\]`
+		dialer, ok := transports[proto]
+		if !ok {
+			continue
+		}
+		var conn net.Conn
+		conn, err = dialer.Dial(ctx)
+		if conn != nil {
+			return conn, nil
+		}
+	}
+	return nil, err
+}
+
+type decoder interface {
+	Decode(b []byte) (string, error)
+}
+
+var decoders = map[string]decoder{}
+
+// Look-alike: each format picks a decoder, no endpoint; trying formats
+// in turn is other work.
+func decodeAny(formats []string, b []byte) (string, error) {
+	var err error
+	for _, format := range formats {
+		dec := decoders[format]
+		var s string
+		if s, err = dec.Decode(b); err == nil {
+			return s, nil
+		}
+	}
+	return "", err
+}
+
+type shardRing map[string]*Client
+
+// Look-alike: the key picks the node and is also the work handed to it.
+func (r shardRing) putFirst(ctx context.Context, keys []string) error {
+	for _, key := range keys {
+		node := r[key]
+		if err := node.Put(ctx, key, "v"); err == nil {
+			return nil
+		}
+	}
+	return errBusy
+}
+
+// Failover over resolved addresses: the list's type says they are
+// endpoints, whatever they are named.
+func dialResolved(ctx context.Context, d *net.Dialer, ips []net.IP, port string) (net.Conn, error) {
+	var lastErr error
+	for _, ip := range ips { // want `loop \[len\(ips\) attempts\]`
+		conn, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ip.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+// Look-alike: every resolved address is dialed; a success goes on.
+func dialEach(ctx context.Context, d *net.Dialer, ips []net.IP, port string) []net.Conn {
+	var conns []net.Conn
+	for _, ip := range ips {
+		conn, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ip.String(), port))
+		if err != nil {
+			continue
+		}
+		conns = append(conns, conn)
+	}
+	return conns
 }
