@@ -44,7 +44,9 @@
 // http.Header fields its headers, and the converter's result the request
 // itself, followed to its send), or sent by a function of the user's
 // code that builds the request from its method parameter and retries it
-// inside a retry site of its own, reading the method nowhere else
+// inside a retry site of its own, reading the method nowhere else (an
+// operand of a format, an argument to a final ...any parameter as in
+// log.Printf("retry %s %s", method, uri), names it and decides nothing)
 // (executeMethod(ctx, "POST", metadata): the call builds and sends, and
 // is where the diagnostic goes; a fact), or through a retrying client, a
 // send wrapper that resends or another such function, or that sends it

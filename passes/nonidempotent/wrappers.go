@@ -304,7 +304,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 			uses = map[types.Object]int{}
 			for cur := range bodyCur.Preorder((*ast.Ident)(nil)) {
 				if o := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]; o != nil {
-					if v, ok := o.(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent().Parent() != nil {
+					if v, ok := o.(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent().Parent() != nil && !c.operand(cur) {
 						uses[o]++
 					}
 				}
@@ -369,6 +369,35 @@ func (c *checker) sendsOwn(r *request) bool {
 		return r.senderRetries
 	}
 	return !c.methodAware(r) && c.resends(r)
+}
+
+// operand reports whether the identifier at cur is an operand of a
+// format: an argument passed to a final ...any parameter
+// (log.Printf("retry %d of %s %s", i, method, uri), fmt.Errorf), which
+// says what the value is and does not decide on it; so a function that
+// names its method in a log line or an error still reads it nowhere
+// else.
+func (c *checker) operand(cur inspector.Cursor) bool {
+	call, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return false
+	}
+	t := c.pass.TypesInfo.TypeOf(call.Fun)
+	if t == nil {
+		return false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || !sig.Variadic() {
+		return false
+	}
+	last := sig.Params().Len() - 1
+	i := slices.Index(call.Args, ast.Expr(cur.Node().(*ast.Ident)))
+	if i < last {
+		return false
+	}
+	elem := sig.Params().At(last).Type().(*types.Slice).Elem()
+	it, ok := elem.Underlying().(*types.Interface)
+	return ok && it.Empty()
 }
 
 // holdsRegion reports whether a body that runs once per attempt of a retry

@@ -226,3 +226,21 @@ func (s *Service) infoWithRetry(n int) (res string, err Error) {
 	}
 	return "", err
 }
+
+// Result is an answer, no error: it has methods but no Error.
+type Result interface {
+	Code() int
+}
+
+func (s *Service) result() Result { return nil }
+
+// Look-alike: it waits until the answer is gone. A Result is no error, so
+// its nil is no success the loop leaves on.
+func (s *Service) untilGone(n int) {
+	for i := 0; i < n; i++ {
+		if r := s.result(); r == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
