@@ -149,7 +149,18 @@
 // (make, a literal, a field, its Clone, or the result of a function of
 // the package returning only such maps) and filled there only with
 // constant names or from the range of such a map counts when one of them
-// may hold a key header. Any such map without one sets no key.
+// may hold a key header. Any such map without one sets no key. A local map
+// may also be handed to a function of the user's code: what its fact says
+// it does to that parameter decides (it sets a key, headers the pass
+// cannot name, copies another map onto it, or nothing: then it only reads
+// it). A function that copies one header-map parameter onto another
+// (copyHeader(dst, src http.Header)) gives dst a key where src may hold
+// one (a fact). A wrapper that carries a header-map parameter onto the
+// request it builds or sends (request(ctx, method, uri, headers) copying
+// headers onto it) is a builder or sender for a call whose map there may
+// hold no key (nil, a literal without one, uploadHeaders() returning one,
+// a local filled with other names) and for no other; a wrapper that hands
+// its own parameter on carries it too (a fact).
 //
 // A request handed to a function value whose type is a named function
 // type of the package (type RequestCallback func(*Request), called for
@@ -179,7 +190,9 @@
 //
 // Not reported, because the pass cannot be sure: requests on which headers
 // are set whose names are not constants and come from anything else (for
-// k, v := range h { req.Header.Set(k, v) } over a parameter h), or that are passed to a function value or an
+// k, v := range h { req.Header.Set(k, v) } over a parameter h of an
+// exported function whose callers are not seen, or a map handed to an
+// interface method), or that are passed to a function value or an
 // interface method other than one returning the response (a signer may set
 // the key) before they are sent (a call after every send, with no loop or
 // goto that leads back to one, tells of a request already sent), or that

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -82,6 +83,12 @@ func (c *checker) mapKeys(e ast.Expr, depth int) (judged, keyed bool) {
 			return true, false
 		}
 		v := c.varOf(x)
+		if v != nil && c.carrying[v] {
+			// A header-map parameter of the function whose fact is
+			// computed: its callers judge what they pass.
+			c.carried[v] = true
+			return true, false
+		}
 		if v == nil || !isLocal(v) {
 			return false, false
 		}
@@ -322,6 +329,16 @@ func (c *checker) localKeys(body *ast.BlockStmt, v types.Object, depth int) (boo
 					}
 				}
 			}
+		case *ast.CallExpr:
+			// Handed to a function of the user's code, whose fact says
+			// what it does to it.
+			judged, keyed := c.handedTo(p, id, depth)
+			switch {
+			case !judged:
+				ok = false
+			case keyed:
+				keys = append(keys, p)
+			}
 		case *ast.AssignStmt:
 			isLhs := false
 			for _, l := range p.Lhs {
@@ -335,6 +352,83 @@ func (c *checker) localKeys(body *ast.BlockStmt, v types.Object, depth int) (boo
 		}
 	}
 	return ok, keys
+}
+
+// copiedBy judges a call of a function of the user's code that copies
+// one header map onto another (KeyFact.Copies) where use is one of its
+// arguments: isCopy when use is the destination or the source of a copy;
+// for a destination, whether the source is judged and may hold a key
+// (a source is only read).
+func (c *checker) copiedBy(call *ast.CallExpr, use ast.Expr, depth int) (judged, keyed, isCopy bool) {
+	fn := c.callee(call)
+	if fn == nil || typesx.IsInterfaceMethod(fn) {
+		return false, false, false
+	}
+	f := c.keyFact(fn)
+	if f == nil {
+		return false, false, false
+	}
+	idx := slices.Index(call.Args, use)
+	judged = true
+	for _, cp := range f.Copies {
+		switch idx {
+		case cp[1]:
+			isCopy = true
+		case cp[0]:
+			isCopy = true
+			j, k := c.mapKeys(arg(call, cp[1]), depth+1)
+			judged, keyed = judged && j, keyed || k
+		}
+	}
+	return judged, keyed, isCopy
+}
+
+// handedTo judges a header map handed to a call as its argument use,
+// when the callee is a function of the user's code whose facts the
+// package reads: its fact says what it does to that parameter. It sets a
+// key on it (keyed), headers the pass cannot name (not judged), copies
+// another map onto it (keyed where that map may be, copiedBy), or nothing
+// (a read: it carries the map on, or copies it elsewhere).
+func (c *checker) handedTo(call *ast.CallExpr, use ast.Expr, depth int) (judged, keyed bool) {
+	fn := c.callee(call)
+	idx := slices.Index(call.Args, use)
+	if fn == nil || idx < 0 || typesx.IsInterfaceMethod(fn) || fn.Pkg() == nil || libOf(fn.Pkg().Path()) != "" {
+		return false, false
+	}
+	if fn.Pkg() != c.pass.Pkg && !c.facts.ReadsFacts(fn.Pkg()) {
+		return false, false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Variadic() && idx >= sig.Params().Len()-1 {
+		return false, false
+	}
+	f := c.keyFact(fn)
+	if f == nil {
+		return true, false
+	}
+	switch {
+	case slices.Contains(f.Dynamic, idx):
+		return false, false
+	case slices.Contains(f.Sets, idx):
+		return true, true
+	}
+	judged, keyed, _ = c.copiedBy(call, use, depth)
+	return judged, keyed
+}
+
+// carriedKeyless reports whether a call of fn hands its Carries
+// parameters header maps that may hold no idempotency key.
+func (c *checker) carriedKeyless(call *ast.CallExpr, fn *types.Func) bool {
+	f := c.keyFact(fn)
+	if f == nil {
+		return true
+	}
+	for _, i := range f.Carries {
+		if judged, keyed := c.mapKeys(arg(call, i), 0); !judged || keyed {
+			return false
+		}
+	}
+	return true
 }
 
 // madeMap reports whether e makes a new map: make(...) or a map literal

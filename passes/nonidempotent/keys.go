@@ -333,6 +333,33 @@ func (c *checker) exportFacts() {
 			}
 		}
 	}
+	// Callees before their callers (a depth-first postorder of the calls),
+	// so that a chain of wrappers, each calling the next, is settled in
+	// one round whatever its length and the functions' order in the
+	// source; only calls that go round a cycle need the rounds after.
+	callees := make([][]int, len(cands))
+	for j, cs := range callers {
+		for _, i := range cs {
+			callees[i] = append(callees[i], j)
+		}
+	}
+	order := make([]int, 0, len(cands))
+	visited := make([]bool, len(cands))
+	var visit func(i int)
+	visit = func(i int) {
+		visited[i] = true
+		for _, j := range callees[i] {
+			if !visited[j] {
+				visit(j)
+			}
+		}
+		order = append(order, i)
+	}
+	for i := range cands {
+		if !visited[i] {
+			visit(i)
+		}
+	}
 	dirty := make([]bool, len(cands))
 	for i := range dirty {
 		dirty[i] = true
@@ -340,7 +367,8 @@ func (c *checker) exportFacts() {
 	for round := 0; round < 4; round++ {
 		next := make([]bool, len(cands))
 		changed := false
-		for i, cd := range cands {
+		for _, i := range order {
+			cd := cands[i]
 			if !dirty[i] {
 				continue
 			}
@@ -413,9 +441,33 @@ func (c *checker) paramRequest(fn ast.Node, p *types.Var) (*request, int) {
 func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	f := &KeyFact{}
 	sig := fn.Type().(*types.Signature)
+	hdrParams := map[types.Object]int{}
+	for i := range sig.Params().Len() {
+		if p := sig.Params().At(i); reqParam(p.Type()) == rootHdr {
+			hdrParams[p] = i
+		}
+	}
+	// carry judges fd's header-map parameters (but skip) as holding no
+	// key while judge runs, and returns those it met.
+	carry := func(skip types.Object, judge func()) []int {
+		c.carrying, c.carried = map[types.Object]bool{}, map[types.Object]bool{}
+		for p := range hdrParams {
+			c.carrying[p] = p != skip
+		}
+		judge()
+		var met []int
+		for p := range c.carried {
+			met = append(met, hdrParams[p])
+		}
+		c.carrying, c.carried = nil, nil
+		slices.Sort(met)
+		return met
+	}
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
-		r, kind := c.paramRequest(fd, p)
+		var r *request
+		var kind int
+		from := carry(p, func() { r, kind = c.paramRequest(fd, p) })
 		if r == nil {
 			continue
 		}
@@ -425,6 +477,9 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 		if r.dynamic {
 			f.Dynamic = append(f.Dynamic, i)
 			continue
+		}
+		for _, j := range from {
+			f.Copies = append(f.Copies, [2]int{i, j})
 		}
 		if len(r.keys) == 0 {
 			continue
@@ -444,11 +499,17 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 		f.RecvRetries = !f.RecvHeaders && !c.methodAware(r) && c.resends(r)
 	}
 	f.Converts = c.converterField(fd, fn)
-	builds := c.builderParams(fd, fn)
-	retried, once := c.sendsMethodParams(fd, fn)
+	var builds, retried, once []methodParam
+	carried := carry(nil, func() {
+		builds = c.builderParams(fd, fn)
+		retried, once = c.sendsMethodParams(fd, fn)
+	})
 	var lists [][]int
 	lists, f.MethodField = methodParams(builds, retried, once)
 	f.Builds, f.SendsMethod, f.Sends = lists[0], lists[1], lists[2]
+	if len(f.Builds)+len(f.SendsMethod)+len(f.Sends) > 0 {
+		f.Carries = carried
+	}
 	f.Resty, f.RestyRetries = c.restyWrapper(fd, fn)
 	if res := sig.Results(); res.Len() > 0 && keyish(res.At(0).Type()) && c.mayGenerate(fd.Body) {
 		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {

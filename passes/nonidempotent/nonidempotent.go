@@ -155,6 +155,17 @@ type KeyFact struct {
 	// parameters that Builds, SendsMethod and Sends name which is the
 	// method: c.do(ctx, CallOptions{Method: "POST", Path: path}).
 	MethodField string
+	// Carries are the header-map parameters whose headers the request
+	// of Builds, SendsMethod or Sends carries (copied onto it): those
+	// hold for a call whose arguments there may hold no idempotency key
+	// (nil, a literal without one, a field no code gives one; mapKeys),
+	// and for no other.
+	Carries []int
+	// Copies are the pairs {dst, src} of parameters such that it copies
+	// the headers of the header map src onto dst (a request or a header
+	// map), which it gives no other header it cannot name:
+	// copyHeader(dst, src http.Header). dst gets a key where src holds one.
+	Copies [][2]int
 	// Converts, on a method of a request description (a struct type of
 	// the user's code that describes a request, see describe.go), names
 	// the receiver's string field that is the method of the request the
@@ -198,6 +209,12 @@ func (f *KeyFact) String() string {
 	if f.MethodField != "" {
 		parts = append(parts, "field="+f.MethodField)
 	}
+	if len(f.Carries) > 0 {
+		parts = append(parts, fmt.Sprintf("carries=%v", f.Carries))
+	}
+	if len(f.Copies) > 0 {
+		parts = append(parts, fmt.Sprintf("copies=%v", f.Copies))
+	}
 	if f.RecvHeaders {
 		parts = append(parts, "recvHeaders")
 	}
@@ -215,7 +232,7 @@ func (f *KeyFact) String() string {
 
 func (f *KeyFact) empty() bool {
 	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
-		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && len(f.Sends) == 0 && f.Converts == ""
+		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && len(f.Sends) == 0 && f.Converts == "" && len(f.Copies) == 0
 }
 
 // checker holds the state of one run over a package.
@@ -245,6 +262,11 @@ type checker struct {
 	// caches hookClean per named function type.
 	descs map[*types.Named]*types.Var
 	hooks map[*types.Named]bool
+	// carrying, while a function's fact is computed, holds its header-map
+	// parameters that mapKeys judges as holding no key, recording in
+	// carried those it met: the fact then says the request carries them
+	// (KeyFact.Carries, Copies), and its callers judge their arguments.
+	carrying, carried map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, headers *headers) (any, error) {

@@ -103,7 +103,7 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 			return nil
 		}
 		return c.valueRequest(cur, call, m)
-	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.sendsArg(fn) >= 0:
+	case !typesx.IsInterfaceMethod(fn) && !(path == "net/http" || isRetryable(path) || isResty(path)) && c.sendsArg(fn) >= 0 && c.carriedKeyless(call, fn):
 		// A function that builds the request with the method it is
 		// given and sends it, retrying it itself or not
 		// (KeyFact.SendsMethod, Sends): the call builds and sends.
@@ -722,6 +722,20 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		pi = sig.Params().Len() - 1
 	}
 	if fact := c.keyFact(f); fact != nil {
+		if slices.ContainsFunc(fact.Copies, func(cp [2]int) bool { return cp[0] == pi }) {
+			// It copies a header map onto the request: a key where
+			// that map may hold one, headers the pass cannot name
+			// where it cannot tell.
+			judged, keyed, _ := c.copiedBy(call, call.Args[idx], 0)
+			switch {
+			case !judged:
+				r.handed = append(r.handed, call)
+				return
+			case keyed:
+				r.keys = append(r.keys, keyEvent{node: call})
+				return
+			}
+		}
 		if slices.Contains(fact.Dynamic, pi) {
 			// It sets headers the pass cannot name, unless it runs
 			// after the send (a callback told of a request sent).

@@ -59,7 +59,7 @@ func (c *checker) methodArg(call *ast.CallExpr) int {
 	if rt := sig.Results().At(0).Type(); c.reqParam(rt) != rootReq && holderField(rt) == nil && !typesx.IsNamed(rt, "net/http", "Request") {
 		return -1
 	}
-	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 {
+	if f := c.keyFact(fn); f != nil && len(f.Builds) > 0 && c.carriedKeyless(call, fn) {
 		return f.Builds[0]
 	}
 	return -1
@@ -321,6 +321,9 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		if mi < 0 {
 			if f := c.callee(call); f != nil && f.Pkg() != nil && !typesx.IsInterfaceMethod(f) && libOf(f.Pkg().Path()) == "" {
 				mi, senderRetries = c.sendsMethodArg(f)
+				if !c.carriedKeyless(call, f) {
+					mi = -1 // the headers it is handed may hold a key
+				}
 				sender = f
 			}
 		}

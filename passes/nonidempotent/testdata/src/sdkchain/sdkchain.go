@@ -14,31 +14,45 @@ import (
 )
 
 type API struct {
-	hc     *http.Client
-	base   string
-	logger *log.Logger
+	hc      *http.Client
+	base    string
+	headers http.Header // headers every request carries; no code gives it a key
+	logger  *log.Logger
+}
+
+// copyHeader copies every header of src onto dst.
+func copyHeader(dst, src http.Header) { // want copyHeader:`idemKey\(copies=\[\[0 1\]\]\)`
+	for k, vs := range src {
+		dst[k] = vs
+	}
 }
 
 var errGaveUp = errors.New("gave up")
 
-// request builds one request with the method it is given and sends it once.
-func (api *API) request(ctx context.Context, method, uri string) (*http.Response, error) { // want request:`idemKey\(sends=\[1\]\)`
+// request builds one request with the method it is given, carrying the
+// client's headers and the caller's, and sends it once.
+func (api *API) request(ctx context.Context, method, uri string, headers http.Header) (*http.Response, error) { // want request:`idemKey\(sends=\[1\], carries=\[3\]\)`
 	req, err := http.NewRequestWithContext(ctx, method, api.base+uri, nil)
 	if err != nil {
 		return nil, fmt.Errorf("HTTP request creation failed: %w", err)
 	}
+	combined := make(http.Header)
+	copyHeader(combined, api.headers)
+	copyHeader(combined, headers)
+	req.Header = combined
+	req.Header.Set("Content-Type", "application/json")
 	return api.hc.Do(req)
 }
 
 // makeRequest retries whatever method it is given: the log line and the
 // error name the method, they do not decide on it.
-func (api *API) makeRequest(ctx context.Context, method, uri string) ([]byte, error) { // want makeRequest:`idemKey\(sendsMethod=\[1\]\)`
+func (api *API) makeRequest(ctx context.Context, method, uri string, headers http.Header) ([]byte, error) { // want makeRequest:`idemKey\(sendsMethod=\[1\], carries=\[3\]\)`
 	for i := 0; i <= 3; i++ {
 		if i > 0 {
 			api.logger.Printf("retry attempt %d for request %s %s", i, method, uri)
 			time.Sleep(time.Duration(i) * time.Second)
 		}
-		resp, err := api.request(ctx, method, uri)
+		resp, err := api.request(ctx, method, uri, headers)
 		if err != nil || resp.StatusCode >= 500 {
 			continue
 		}
@@ -49,7 +63,41 @@ func (api *API) makeRequest(ctx context.Context, method, uri string) ([]byte, er
 }
 
 func (api *API) makeRequestContext(ctx context.Context, method, uri string) ([]byte, error) { // want makeRequestContext:`idemKey\(sendsMethod=\[1\]\)`
-	return api.makeRequest(ctx, method, uri)
+	return api.makeRequest(ctx, method, uri, nil)
+}
+
+func (api *API) makeRequestWithHeaders(ctx context.Context, method, uri string, headers http.Header) ([]byte, error) { // want makeRequestWithHeaders:`idemKey\(sendsMethod=\[1\], carries=\[3\]\)`
+	return api.makeRequest(ctx, method, uri, headers)
+}
+
+func uploadHeaders() http.Header {
+	return http.Header{"Content-Type": {"multipart/form-data"}}
+}
+
+// Upload's headers name no key.
+func (api *API) Upload(ctx context.Context) error {
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/uploads", uploadHeaders()) // want `POST is retried by API.makeRequestWithHeaders without an idempotency key`
+	return err
+}
+
+// Charge's headers carry a key, made once for every attempt.
+func (api *API) Charge(ctx context.Context, key string) error {
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/charges", http.Header{"Idempotency-Key": {key}})
+	return err
+}
+
+// Refund fills a map of its own with a key.
+func (api *API) Refund(ctx context.Context, key string) error {
+	h := make(http.Header)
+	h.Set("Idempotency-Key", key)
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/refunds", h)
+	return err
+}
+
+// Send passes on the caller's headers, which may hold a key.
+func (api *API) Send(ctx context.Context, h http.Header) error {
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/messages", h)
+	return err
 }
 
 // CreateZone is retried by the chain.
@@ -72,7 +120,7 @@ func (api *API) makeRequestRead(ctx context.Context, method, uri string) ([]byte
 		if i > 0 && method != http.MethodGet {
 			break
 		}
-		resp, err := api.request(ctx, method, uri)
+		resp, err := api.request(ctx, method, uri, nil)
 		if err != nil {
 			continue
 		}
@@ -87,7 +135,7 @@ func (api *API) makeRequestRead(ctx context.Context, method, uri string) ([]byte
 func (api *API) makeRequestNamed(ctx context.Context, method, uri string) ([]byte, error) {
 	for i := 0; i <= 3; i++ {
 		api.logger.Print(describe(method))
-		resp, err := api.request(ctx, method, uri)
+		resp, err := api.request(ctx, method, uri, nil)
 		if err != nil {
 			continue
 		}
@@ -105,5 +153,37 @@ func (api *API) UpdateZone(ctx context.Context, id string) error {
 
 func (api *API) RenameZone(ctx context.Context, id string) error {
 	_, err := api.makeRequestNamed(ctx, http.MethodPatch, "/zones/"+id)
+	return err
+}
+
+func withKey(h http.Header, key string) { // want withKey:`idemKey\(sets=\[0\]\)`
+	h.Set("Idempotency-Key", key)
+}
+
+// Import's local headers name no key.
+func (api *API) Import(ctx context.Context) error {
+	h := http.Header{"Content-Type": {"text/plain"}}
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/imports", h) // want `POST is retried by API.makeRequestWithHeaders without an idempotency key`
+	return err
+}
+
+// Order's local headers are given a key by a function of the package.
+func (api *API) Order(ctx context.Context, key string) error {
+	h := http.Header{}
+	withKey(h, key)
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/orders", h)
+	return err
+}
+
+type signer interface {
+	Sign(h http.Header)
+}
+
+// Transfer's local headers are handed to an interface method, which may
+// set anything on them.
+func (api *API) Transfer(ctx context.Context, s signer) error {
+	h := http.Header{}
+	s.Sign(h)
+	_, err := api.makeRequestWithHeaders(ctx, http.MethodPost, "/transfers", h)
 	return err
 }
