@@ -322,18 +322,108 @@ func (c *checker) hookClean(call *ast.CallExpr) bool {
 			clean = false
 			break
 		}
-		for i := range sig.Params().Len() {
-			r, _ := c.paramRequest(p, sig.Params().At(i))
-			if r == nil {
-				continue
+		// A literal made by a function of the package may set headers
+		// that function's caller names (WithHeader(name, value),
+		// WithHeaders(h)): they are judged by its calls in the package.
+		outer := c.enclosingDecl(p)
+		carried := c.withCarrying(callerParams(c.pass.TypesInfo, outer), func() {
+			for i := range sig.Params().Len() {
+				r, _ := c.paramRequest(p, sig.Params().At(i))
+				if r == nil {
+					continue
+				}
+				if r.dynamic || len(r.keys) > 0 {
+					clean = false
+				}
 			}
-			if r.dynamic || len(r.keys) > 0 {
-				clean = false
-			}
+		})
+		if len(carried) > 0 && !c.callersName(outer, carried) {
+			clean = false
 		}
 	}
 	c.hooks[named] = clean
 	return clean
+}
+
+// enclosingDecl returns the function declaration that holds a function
+// literal, or nil.
+func (c *checker) enclosingDecl(n ast.Node) *ast.FuncDecl {
+	if _, isLit := n.(*ast.FuncLit); !isLit {
+		return nil
+	}
+	cur, ok := c.find.Find(n)
+	if !ok {
+		return nil
+	}
+	for p := cur.Parent(); p.Valid(); p = p.Parent() {
+		if fd, ok := p.Node().(*ast.FuncDecl); ok {
+			return fd
+		}
+	}
+	return nil
+}
+
+// callerParams returns the parameters of fd that name headers on behalf
+// of its caller: its strings and its maps.
+func callerParams(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
+	if fd == nil {
+		return nil
+	}
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return nil
+	}
+	out := map[types.Object]bool{}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		switch p.Type().Underlying().(type) {
+		case *types.Basic:
+			out[p] = isString(p.Type())
+		case *types.Map:
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// callersName reports whether every call in the package of the function
+// fd passes, for each parameter in params, a header name that is no key
+// (a constant) or a header map that may hold none (mapKeys). Its callers
+// outside the package choose their own headers.
+func (c *checker) callersName(fd *ast.FuncDecl, params []types.Object) bool {
+	fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	idx := map[types.Object]int{}
+	for i := range sig.Params().Len() {
+		idx[sig.Params().At(i)] = i
+	}
+	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if c.callee(call) != fn {
+			continue
+		}
+		for _, p := range params {
+			i, ok := idx[p]
+			if !ok || sig.Variadic() && i == sig.Params().Len()-1 {
+				return false
+			}
+			a := arg(call, i)
+			if isString(p.Type()) {
+				if s, isConst := c.stringConst(a); !isConst || c.isKeyHeader(s) {
+					return false
+				}
+				continue
+			}
+			if judged, keyed := c.mapKeys(a, 0); !judged || keyed {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // hookProducers returns the functions the package makes of the named

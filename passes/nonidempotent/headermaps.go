@@ -354,6 +354,146 @@ func (c *checker) localKeys(body *ast.BlockStmt, v types.Object, depth int) (boo
 	return ok, keys
 }
 
+// resultName judges a header name held in a local variable that is
+// assigned once, from a result of a call of a function of the package, or
+// of a method of an interface of the package: the functions that call may
+// run (the interface's implementations in the package) return only
+// constants there (an authentication source's header name, "Authorization"
+// or a package constant). judged says so; keyed whether one of them names
+// an idempotency key.
+func (c *checker) resultName(name ast.Expr) (judged, keyed bool) {
+	id, ok := ast.Unparen(name).(*ast.Ident)
+	if !ok {
+		return false, false
+	}
+	v := c.varOf(id)
+	if v == nil || !isLocal(v) {
+		return false, false
+	}
+	call, i := c.definingCall(id, v)
+	if call == nil {
+		return false, false
+	}
+	decls := c.implementations(c.callee(call))
+	if len(decls) == 0 {
+		return false, false
+	}
+	for _, fd := range decls {
+		ok := true
+		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+			ret, isRet := n.(*ast.ReturnStmt)
+			if !isRet || !ok {
+				return ok
+			}
+			if i >= len(ret.Results) || len(ret.Results) == 1 && i > 0 {
+				ok = false // a named result, or a call's results
+				return false
+			}
+			s, isConst := c.stringConst(ret.Results[i])
+			switch {
+			case !isConst:
+				ok = false
+			case c.isKeyHeader(s):
+				keyed = true
+			}
+			return false
+		})
+		if !ok {
+			return false, false
+		}
+	}
+	return true, keyed
+}
+
+// definingCall returns the call whose result i is the one value given to
+// the local v (name, err := src.Header(ctx)), or nil.
+func (c *checker) definingCall(id *ast.Ident, v types.Object) (*ast.CallExpr, int) {
+	body := c.declaringBody(id, v)
+	if body == nil || c.values().addr(v) {
+		return nil, -1
+	}
+	var call *ast.CallExpr
+	at, n := -1, 0
+	astx.InspectNoLit(body, func(x ast.Node) bool {
+		as, ok := x.(*ast.AssignStmt)
+		if !ok {
+			if inc, ok := x.(*ast.IncDecStmt); ok && c.varOf(inc.X) == v {
+				n += 2
+			}
+			return true
+		}
+		for i, l := range as.Lhs {
+			if c.varOf(l) != v {
+				continue
+			}
+			n++
+			if ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && len(as.Rhs) == 1 && (len(as.Lhs) > 1 || i == 0) {
+				call, at = ce, i
+			}
+		}
+		return true
+	})
+	if n != 1 || call == nil {
+		return nil, -1
+	}
+	return call, at
+}
+
+// implementations returns the declarations a call of fn may run: fn's
+// own, for a function of the package; for a method of an interface
+// declared in the package, the method of every type of the package that
+// implements it (by value or by pointer), none of them from elsewhere.
+func (c *checker) implementations(fn *types.Func) []*ast.FuncDecl {
+	if fn == nil || fn.Pkg() != c.pass.Pkg {
+		return nil
+	}
+	if !typesx.IsInterfaceMethod(fn) {
+		if fd := c.declOf(fn); fd != nil && fd.Body != nil {
+			return []*ast.FuncDecl{fd}
+		}
+		return nil
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return nil
+	}
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*ast.FuncDecl
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		t := tn.Type()
+		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue // generic: its instances are not known here
+		}
+		if !types.Implements(t, iface) && !types.Implements(types.NewPointer(t), iface) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, c.pass.Pkg, fn.Name())
+		m, ok := obj.(*types.Func)
+		if !ok || m.Pkg() != c.pass.Pkg {
+			return nil
+		}
+		if m == fn {
+			continue // promoted from an embedded field of the interface: it runs another implementation
+		}
+		fd := c.declOf(m)
+		if fd == nil || fd.Body == nil {
+			return nil
+		}
+		if !slices.Contains(out, fd) {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
 // copiedBy judges a call of a function of the user's code that copies
 // one header map onto another (KeyFact.Copies) where use is one of its
 // arguments: isCopy when use is the destination or the source of a copy;

@@ -438,6 +438,22 @@ func (c *checker) paramRequest(fn ast.Node, p *types.Var) (*request, int) {
 	return r, kind
 }
 
+// withCarrying runs judge with c.carrying set to params (those true), and
+// returns the parameters it met (c.carried), in their order; the state
+// of an outer computation is restored after.
+func (c *checker) withCarrying(params map[types.Object]bool, judge func()) []types.Object {
+	outer, outerMet := c.carrying, c.carried
+	c.carrying, c.carried = params, map[types.Object]bool{}
+	judge()
+	var met []types.Object
+	for p := range c.carried {
+		met = append(met, p)
+	}
+	c.carrying, c.carried = outer, outerMet
+	slices.SortFunc(met, func(a, b types.Object) int { return int(a.Pos() - b.Pos()) })
+	return met
+}
+
 func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	f := &KeyFact{}
 	sig := fn.Type().(*types.Signature)
@@ -450,16 +466,14 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 	// carry judges fd's header-map parameters (but skip) as holding no
 	// key while judge runs, and returns those it met.
 	carry := func(skip types.Object, judge func()) []int {
-		c.carrying, c.carried = map[types.Object]bool{}, map[types.Object]bool{}
+		params := map[types.Object]bool{}
 		for p := range hdrParams {
-			c.carrying[p] = p != skip
+			params[p] = p != skip
 		}
-		judge()
 		var met []int
-		for p := range c.carried {
+		for _, p := range c.withCarrying(params, judge) {
 			met = append(met, hdrParams[p])
 		}
-		c.carrying, c.carried = nil, nil
 		slices.Sort(met)
 		return met
 	}

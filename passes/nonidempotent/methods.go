@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/internal/typesx"
 )
 
 // Method parameters.
@@ -48,7 +50,7 @@ func (c *checker) methodOf(call *ast.CallExpr, mi int) ast.Expr {
 
 // optionsParam returns the index of sig's final variadic parameter when
 // it is a slice of functional options (functions of one pointer parameter
-// and no result), else -1.
+// and no result but an error), else -1.
 func optionsParam(sig *types.Signature) int {
 	if !sig.Variadic() {
 		return -1
@@ -59,8 +61,8 @@ func optionsParam(sig *types.Signature) int {
 		return -1
 	}
 	opt, ok := sl.Elem().Underlying().(*types.Signature)
-	if !ok || opt.Params().Len() != 1 || opt.Results().Len() != 0 {
-		return -1
+	if !ok || opt.Params().Len() != 1 || opt.Results().Len() > 1 || opt.Results().Len() == 1 && !typesx.IsError(opt.Results().At(0).Type()) {
+		return -1 // an option may fail (func(*options) error): the call then returns
 	}
 	if _, ok := opt.Params().At(0).Type().(*types.Pointer); !ok {
 		return -1
@@ -276,7 +278,7 @@ func (c *checker) optionsMethod(fd *ast.FuncDecl, sig *types.Signature, o types.
 		return nil, nil
 	}
 	f := structField(n.Origin(), me.Sel.Name)
-	if f == nil || c.fieldOf(me) != f || c.assignsField(fd.Body, o, f) || c.fieldReads(fd.Body, o, f.Name()) != 1 {
+	if f == nil || c.fieldOf(me) != f || c.assignsField(fd.Body, o, f) || !c.readsAsMethodOnly(fd.Body, o, f.Name()) {
 		return nil, nil
 	}
 	opts := sig.Params().At(oi)
@@ -307,6 +309,40 @@ func (c *checker) optionsMethod(fd *ast.FuncDecl, sig *types.Signature, o types.
 		return nil, nil
 	}
 	return opts, &methodParam{index: oi, field: f.Name()}
+}
+
+// readsAsMethodOnly reports whether every selection of field name on v
+// in body is the method argument of a request construction (a builder's
+// or a sender's call): a wrapper that builds an upload on one branch and
+// a plain request on another reads the method of its options twice, and
+// decides nothing on it.
+func (c *checker) readsAsMethodOnly(body *ast.BlockStmt, v types.Object, name string) bool {
+	bodyCur, ok := c.find.Find(body)
+	if !ok {
+		return false
+	}
+	n := 0
+	for cur := range bodyCur.Preorder((*ast.SelectorExpr)(nil)) {
+		sel := cur.Node().(*ast.SelectorExpr)
+		if sel.Sel.Name != name || c.varOf(sel.X) != v || c.fieldOf(sel) == nil {
+			continue
+		}
+		n++
+		call, ok := cur.Parent().Node().(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		mi := c.methodArg(call)
+		if mi < 0 {
+			if fn := c.callee(call); fn != nil && !typesx.IsInterfaceMethod(fn) {
+				mi = c.sendsArg(fn)
+			}
+		}
+		if mi < 0 || arg(call, mi) != ast.Expr(sel) {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // fieldReads counts the selections of field name on v in body.

@@ -313,6 +313,16 @@ func (c *checker) headerEvent(r *request, node ast.Node, name, value ast.Expr) {
 		return // the description's own headers: their keys are set on it
 	}
 	if !ok {
+		if v := c.varOf(name); v != nil && c.carrying[v] {
+			c.carried[v] = true // named by the caller (hookClean)
+			return
+		}
+		if judged, keyed := c.resultName(name); judged {
+			if keyed {
+				r.keys = append(r.keys, keyEvent{node: node, value: value})
+			}
+			return
+		}
 		if judged, keyed := c.copiedHeader(node, name); !judged || keyed {
 			r.dynamic = true
 		}

@@ -21,6 +21,7 @@ type Client struct {
 	dryRun     bool
 	callbacks  []Callback
 	signers    []Signer
+	decorators []Decorator
 }
 
 // Request describes a request.
@@ -46,7 +47,8 @@ func (c *Client) WithCallbacks(cbs ...Callback) {
 	c.callbacks = cbs
 }
 
-// Signer is another hook; one of the package's sets headers it cannot name.
+// Signer is another hook; one of the package's copies a header map onto
+// the request, and the package hands it one with a key (WithKey).
 type Signer func(*Request)
 
 func Sign(extra http.Header) Signer {
@@ -61,6 +63,56 @@ func Sign(extra http.Header) Signer {
 
 func (c *Client) WithSigners(s ...Signer) {
 	c.signers = s
+}
+
+// WithKey signs every request with the caller's key.
+func (c *Client) WithKey(key string) {
+	c.WithSigners(Sign(http.Header{"Idempotency-Key": {key}}))
+}
+
+// Decorator is a hook whose functions set headers their callers name:
+// the package names no key through them.
+type Decorator func(*Request)
+
+// WithHeader sets the header its caller names.
+func WithHeader(name, value string) Decorator {
+	return func(r *Request) { r.Headers.Set(name, value) }
+}
+
+// WithHeaders copies the caller's headers.
+func WithHeaders(h map[string]string) Decorator {
+	return func(r *Request) {
+		for k, v := range h {
+			r.Headers.Set(k, v)
+		}
+	}
+}
+
+// WithTracing is the package's own use of them.
+func (c *Client) WithTracing(id string) {
+	c.decorators = append(c.decorators, WithHeader("X-Trace-Id", id), WithHeaders(map[string]string{"X-Source": "sdk"}))
+}
+
+// decoratedRequest applies the decorators, then retries the description.
+func (c *Client) decoratedRequest(ctx context.Context, r *Request) (*http.Response, error) { // want decoratedRequest:`idemKey\(retries=\[1\]\)`
+	for _, d := range c.decorators {
+		d(r)
+	}
+	req, err := r.toRetryableHTTP()
+	if err != nil {
+		return nil, err
+	}
+	client := &retryablehttp.Client{RetryMax: c.maxRetries}
+	return client.Do(req.WithContext(ctx))
+}
+
+func (c *Client) CreateDecorated(ctx context.Context) error {
+	r := c.NewRequest(http.MethodPost, "/v1/orders") // want `POST is retried by Client.decoratedRequest without an idempotency key`
+	resp, err := c.decoratedRequest(ctx, r)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
 
 // headersCopy returns a copy of the client's headers, which no code of the

@@ -4,6 +4,7 @@ package sdkfuncopts
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -108,6 +109,136 @@ func (c *Client) Call(ctx context.Context, opts ...Option) error {
 // method again.
 func (c *Client) Submit(ctx context.Context, extra Option) error {
 	resp, err := c.do(ctx, WithMethod(http.MethodPost), extra)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type uploadOptions struct {
+	method string
+	path   string
+	file   string
+}
+
+// UploadOption sets what an upload call sends.
+type UploadOption func(*uploadOptions)
+
+// WithUploadMethod sets the method of the request.
+func WithUploadMethod(m string) UploadOption { return func(o *uploadOptions) { o.method = m } }
+
+// WithFile makes the call an upload of a file.
+func WithFile(f string) UploadOption { return func(o *uploadOptions) { o.file = f } }
+
+// transfer builds an upload on one branch and a plain request on the
+// other, each with the method of its options: it reads the method twice
+// and decides nothing on it.
+func (c *Client) transfer(ctx context.Context, opts ...UploadOption) (*http.Response, error) { // want transfer:`idemKey\(sendsMethod=\[1\], field=method\)`
+	o := &uploadOptions{method: http.MethodGet}
+	for _, opt := range opts {
+		opt(o)
+	}
+	var req *http.Request
+	var err error
+	if o.file != "" {
+		req, err = http.NewRequestWithContext(ctx, o.method, c.base+o.path+"?file="+o.file, nil)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, o.method, c.base+o.path, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.rc.Do(req)
+}
+
+func (c *Client) Attach(ctx context.Context) error {
+	resp, err := c.transfer(ctx, WithUploadMethod(http.MethodPost), WithFile("a.txt")) // want `POST is retried by Client.transfer without an idempotency key`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Look-alike: guarded compares the method of its options, so it may
+// retry only some.
+func (c *Client) guarded(ctx context.Context, opts ...UploadOption) (*http.Response, error) {
+	o := &uploadOptions{method: http.MethodGet}
+	for _, opt := range opts {
+		opt(o)
+	}
+	if o.method != http.MethodGet {
+		return nil, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, o.method, c.base+o.path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.rc.Do(req)
+}
+
+func (c *Client) Guarded(ctx context.Context) error {
+	resp, err := c.guarded(ctx, WithUploadMethod(http.MethodPost))
+	if err != nil {
+		return err
+	}
+	if resp != nil {
+		return resp.Body.Close()
+	}
+	return nil
+}
+
+type callConfig struct {
+	method string
+	path   string
+}
+
+// callOption may fail: the call then returns its error.
+type callOption func(*callConfig) error
+
+func withMethod(m string) callOption {
+	return func(c *callConfig) error {
+		c.method = m
+		return nil
+	}
+}
+
+func withPath(p string) callOption {
+	return func(c *callConfig) error {
+		if p == "" {
+			return errors.New("empty path")
+		}
+		c.path = p
+		return nil
+	}
+}
+
+// call applies options that may fail, then sends through the retrying
+// client with the method they give.
+func (c *Client) call(ctx context.Context, opts ...callOption) (*http.Response, error) { // want call:`idemKey\(sendsMethod=\[1\], field=method\)`
+	cfg := &callConfig{method: http.MethodGet}
+	for _, opt := range opts {
+		if err := opt(cfg); err != nil {
+			return nil, err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, cfg.method, c.base+cfg.path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.rc.Do(req)
+}
+
+func (c *Client) Enqueue(ctx context.Context) error {
+	resp, err := c.call(ctx, withMethod(http.MethodPost), withPath("/jobs")) // want `POST is retried by Client.call without an idempotency key`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Look-alike: the default GET.
+func (c *Client) Jobs(ctx context.Context) error {
+	resp, err := c.call(ctx, withPath("/jobs"))
 	if err != nil {
 		return err
 	}
