@@ -168,7 +168,14 @@
 // type (function literals returned, passed, stored or converted as it):
 // when there are some and none sets a key or a header the pass cannot
 // name, the call sets none; the callbacks the package's callers supply
-// are theirs. A send wrapper that reads the request's method only in a
+// are theirs, and so are the headers a function of the package that makes
+// such a function sets for its caller (WithHeader(name, value),
+// WithHeaders(h): judged by its calls in the package, a key where one of
+// them names one). A header name returned by a function of the package,
+// or by every implementation in the package of an interface of the
+// package (an authentication source's Header(ctx) returning
+// "Authorization" or a package constant), is judged by those returns; an
+// implementation that embeds the interface runs another. A send wrapper that reads the request's method only in a
 // block that returns without sending it (the method put in an error) does
 // not choose what it retries.
 //
@@ -179,11 +186,15 @@
 // variable is defined with when nothing else sets that field. The struct
 // may be a local the wrapper applies its functional options to (for _,
 // opt := range opts { opt(o) }, opts its final variadic parameter of
-// func(*options)): the caller's method is what the last of its options
+// func(*options), or of func(*options) error, an option that may fail
+// and make the call return), read only as the method of the requests it
+// builds (an upload on one branch, a plain request on another): the caller's method is what the last of its options
 // that sets the field gives it, an option being a function literal that
 // assigns the field or a call of a function of the package that returns
-// one (WithMethod(http.MethodPost)); options handed on (opts...) are not
-// read. A request
+// one (WithMethod(http.MethodPost)); options handed on from a parameter
+// (opts...) are not read, those of a local slice made from a literal of
+// options and grown only by appends of options that leave the method
+// alone are. A request
 // handed, after every send of it, to a function of the user's code that
 // hands it on to callbacks (hooks after the response) is still the
 // function's, as one handed to a function value after the send is.

@@ -74,11 +74,15 @@ func optionsParam(sig *types.Signature) int {
 // gives the field name, or nil: no option sets it, one cannot be read (it
 // may set it), or the options are handed on (opts...).
 func (c *checker) optionValue(call *ast.CallExpr, mi int, name string) ast.Expr {
+	args := call.Args[mi:]
 	if call.Ellipsis.IsValid() {
-		return nil
+		if len(args) != 1 {
+			return nil
+		}
+		return c.sliceOptionValue(args[0], name)
 	}
 	var v ast.Expr
-	for _, a := range call.Args[mi:] {
+	for _, a := range args {
 		x, known := c.optionSets(a, name)
 		if !known {
 			return nil
@@ -88,6 +92,68 @@ func (c *checker) optionValue(call *ast.CallExpr, mi int, name string) ast.Expr 
 		}
 	}
 	return v
+}
+
+// sliceOptionValue returns the value the options of a local slice handed
+// on whole (do(c, opts...)) give the field name: the slice is made once
+// from a literal of options and only grown by appends of options
+// (opts = append(opts, withUpload(f))), none of which sets the field, so
+// the literal's last option that sets it decides; nil otherwise.
+func (c *checker) sliceOptionValue(e ast.Expr, name string) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := c.varOf(id)
+	ix := c.values()
+	if v == nil || !isLocal(v) || !ix.defined(v) || ix.addr(v) || ix.incs(v) {
+		return nil
+	}
+	var lit *ast.CompositeLit
+	for _, val := range ix.vals(v) {
+		switch x := ast.Unparen(val).(type) {
+		case *ast.CompositeLit:
+			if lit != nil {
+				return nil
+			}
+			lit = x
+		case *ast.CallExpr:
+			b, isBuiltin := c.pass.TypesInfo.Uses[identOf(x.Fun)].(*types.Builtin)
+			if !isBuiltin || b.Name() != "append" || x.Ellipsis.IsValid() || len(x.Args) == 0 || c.varOf(x.Args[0]) != v {
+				return nil
+			}
+			for _, a := range x.Args[1:] {
+				if set, known := c.optionSets(a, name); !known || set != nil {
+					return nil
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	if lit == nil {
+		return nil
+	}
+	var value ast.Expr
+	for _, elt := range lit.Elts {
+		if _, isKV := elt.(*ast.KeyValueExpr); isKV {
+			return nil
+		}
+		x, known := c.optionSets(elt, name)
+		if !known {
+			return nil
+		}
+		if x != nil {
+			value = x
+		}
+	}
+	return value
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // optionSets returns the value an option gives the field name (nil when

@@ -244,3 +244,30 @@ func (c *Client) Jobs(ctx context.Context) error {
 	}
 	return resp.Body.Close()
 }
+
+// Options gathered in a slice first, then grown by options that leave the
+// method alone.
+func (c *Client) Store(ctx context.Context, upload bool) error {
+	opts := []Option{WithMethod(http.MethodPost), WithPath("/files")}
+	if upload {
+		opts = append(opts, WithPath("/uploads"))
+	}
+	resp, err := c.do(ctx, opts...) // want `POST is retried by Client.do without an idempotency key`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Look-alike: an option appended later may set the method again.
+func (c *Client) Fetch(ctx context.Context, read bool) error {
+	opts := []Option{WithMethod(http.MethodPost), WithPath("/files")}
+	if read {
+		opts = append(opts, WithMethod(http.MethodGet))
+	}
+	resp, err := c.do(ctx, opts...)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
