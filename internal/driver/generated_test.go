@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // TestFixesSkipGenerated: a fix that edits a generated file is dropped
-// (the finding stays, with no fix), also when it edits a hand-written file
-// too; fixes of hand-written files are applied as before.
+// (the finding stays, with no fix and a related line that says why), also
+// when it edits a hand-written file too; fixes of hand-written files are
+// applied as before.
 func TestFixesSkipGenerated(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -74,6 +76,13 @@ func TestFixesSkipGenerated(t *testing.T) {
 	fixes := map[string]int{}
 	for _, f := range fs {
 		fixes[f.Diag.Message] = len(f.Diag.SuggestedFixes)
+		var why []string
+		for _, r := range f.Diag.Related {
+			why = append(why, r.Message)
+		}
+		if want := f.Diag.Message == "Gen"; want != slices.Contains(why, "no fix: it would edit gen.go, a generated file; change what generates it") {
+			t.Errorf("%s: related %q; want the reason for no fix: %v", f.Diag.Message, why, want)
+		}
 	}
 	if want := map[string]int{"Gen": 0, "Hand": 1, "Near": 1}; len(fixes) != len(want) || fixes["Gen"] != 0 || fixes["Hand"] != 1 || fixes["Near"] != 1 {
 		t.Errorf("fixes per finding %v, want %v", fixes, want)

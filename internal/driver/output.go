@@ -48,7 +48,15 @@ func Findings(g *checker.Graph) []*Finding {
 		fset := act.Package.Fset
 		markGenerated(fset, act.Package.Syntax, generated)
 		for _, d := range act.Diagnostics {
-			d.SuggestedFixes = dropGenerated(fset, d.SuggestedFixes, generated)
+			if kept := dropGenerated(fset, d.SuggestedFixes, generated); len(kept) == 0 && len(d.SuggestedFixes) > 0 {
+				// Every fix edits a generated file: the finding says so,
+				// as a pass says why it has no fix.
+				d.Related = append(slices.Clip(d.Related), analysis.RelatedInformation{Pos: d.Pos, End: d.Pos,
+					Message: "no fix: it would edit " + generatedName(fset, d.SuggestedFixes[0], generated) + ", a generated file; change what generates it"})
+				d.SuggestedFixes = nil
+			} else {
+				d.SuggestedFixes = kept
+			}
 			end := d.End
 			if !end.IsValid() {
 				end = d.Pos
@@ -75,6 +83,16 @@ func markGenerated(fset *token.FileSet, files []*ast.File, generated map[*token.
 			generated[tf] = ast.IsGenerated(f)
 		}
 	}
+}
+
+// generatedName returns the base name of the first generated file fix edits.
+func generatedName(fset *token.FileSet, fix analysis.SuggestedFix, generated map[*token.File]bool) string {
+	for _, e := range fix.TextEdits {
+		if f := fset.File(e.Pos); generated[f] {
+			return filepath.Base(f.Name())
+		}
+	}
+	return "a file"
 }
 
 // dropGenerated returns fixes without those that edit a generated file.
