@@ -2,6 +2,7 @@ package retrysite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/astx"
@@ -23,13 +24,20 @@ func (a *analyzer) findHelpers() {
 			}
 		}
 	}
+	lits := a.helperLits()
 	exported := make(map[*ast.FuncDecl]bool)
+	found := make(map[types.Object]bool)
 	seen := make(map[*ast.CallExpr]bool)
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
 			if !exported[fd] && a.exportHelper(fd) {
 				exported[fd], changed = true, true
+			}
+		}
+		for _, l := range lits {
+			if !found[l.v] && a.litHelper(l.v, l.lit) {
+				found[l.v], changed = true, true
 			}
 		}
 		if a.findHelperCalls(seen) {
@@ -41,8 +49,101 @@ func (a *analyzer) findHelpers() {
 	}
 }
 
+// helperLit is a function literal held by a local variable that is given
+// no other value and whose address is not taken: a call of the variable
+// is a call of the literal.
+type helperLit struct {
+	v   types.Object
+	lit *ast.FuncLit
+}
+
+// helperLits returns the function literals of the package, with a
+// function parameter, that a local variable holds (helperLit).
+func (a *analyzer) helperLits() []helperLit {
+	var out []helperLit
+	for cur := range a.insp.Root().Preorder((*ast.FuncLit)(nil)) {
+		lit := cur.Node().(*ast.FuncLit)
+		if !hasFuncParamList(lit.Type) {
+			continue
+		}
+		var id *ast.Ident
+		switch p := cur.Parent().Node().(type) {
+		case *ast.AssignStmt:
+			if p.Tok == token.DEFINE && len(p.Lhs) == 1 && len(p.Rhs) == 1 && p.Rhs[0] == ast.Expr(lit) {
+				id, _ = p.Lhs[0].(*ast.Ident)
+			}
+		case *ast.ValueSpec:
+			if len(p.Names) == 1 && len(p.Values) == 1 && p.Values[0] == ast.Expr(lit) {
+				id = p.Names[0]
+			}
+		}
+		if id == nil {
+			continue
+		}
+		v, ok := a.pass.TypesInfo.Defs[id].(*types.Var)
+		if !ok || v.Parent() == a.pass.Pkg.Scope() || a.vars.Reassigned(v) {
+			continue
+		}
+		out = append(out, helperLit{v, lit})
+	}
+	return out
+}
+
+// litHelper records v, which holds lit, as a retry helper when one of the
+// literal's retry sites retries a call of its function parameter, as
+// exportHelper does for a function of the package; a local variable has
+// no fact.
+func (a *analyzer) litHelper(v types.Object, lit *ast.FuncLit) bool {
+	sig, ok := a.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+	if !ok {
+		return false
+	}
+	params := sig.Params()
+	index := make(map[types.Object]int)
+	for i := range params.Len() {
+		if p := params.At(i); isFuncType(p.Type()) {
+			index[p] = i
+		}
+	}
+	for _, s := range a.sites {
+		if s.Pos < lit.Pos() || s.Pos >= lit.End() || s.Kind == HelperCall && s.Exempt != "" {
+			continue
+		}
+		op := a.retriedParam(s, index)
+		if op < 0 {
+			continue
+		}
+		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != "", Backoff: s.Backoff}
+		if s.Bound.Param != "" && (s.Bound.ParamIndex >= params.Len() || params.At(s.Bound.ParamIndex).Name() != s.Bound.Param) {
+			f.Bound.Param = ""
+		}
+		if s.Guard != nil && s.Guard.Budget != nil {
+			if i, ok := paramIndex(a, s.Guard.Budget, sig); ok {
+				f.Budget = i
+			}
+		}
+		if a.litHelpers == nil {
+			a.litHelpers, a.litSites = map[types.Object]*HelperFact{}, map[types.Object]*Site{}
+		}
+		a.litHelpers[v], a.litSites[v] = f, s
+		s.Helper, s.Holder = f, v
+		return true
+	}
+	return false
+}
+
+// isFuncType reports whether t is a function type.
+func isFuncType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
 func hasFuncParam(fd *ast.FuncDecl) bool {
-	for _, f := range fd.Type.Params.List {
+	return hasFuncParamList(fd.Type)
+}
+
+func hasFuncParamList(ft *ast.FuncType) bool {
+	for _, f := range ft.Params.List {
 		switch t := unparen(f.Type).(type) {
 		case *ast.FuncType:
 			return true
@@ -156,7 +257,7 @@ func paramIndex(a *analyzer, e ast.Expr, sig *types.Signature) (int, bool) {
 // findHelperCalls records the calls of retry helpers not yet seen; it
 // reports whether it found any.
 func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
-	if len(a.helperFuncs) == 0 {
+	if len(a.helperFuncs) == 0 && len(a.litHelpers) == 0 {
 		return false
 	}
 	found := false
@@ -165,20 +266,23 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 		if len(call.Args) == 0 || seen[call] {
 			continue
 		}
-		fn := a.callee(call)
-		if fn == nil {
-			continue
+		var f *HelperFact
+		var hs *Site
+		var name string
+		if fn := a.callee(call); fn != nil {
+			fn = fn.Origin()
+			f, hs, name = a.helperFuncs[fn], a.helperSites[fn], fn.Name()
+			if fn.Pkg() != nil && fn.Pkg() != a.pass.Pkg {
+				name = fn.Pkg().Name() + "." + name
+			}
+		} else if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+			v := a.pass.TypesInfo.Uses[id]
+			f, hs, name = a.litHelpers[v], a.litSites[v], id.Name
 		}
-		fn = fn.Origin()
-		f := a.helperFuncs[fn]
 		if f == nil || f.Op >= len(call.Args) {
 			continue
 		}
 		seen[call], found = true, true
-		name := fn.Name()
-		if fn.Pkg() != nil && fn.Pkg() != a.pass.Pkg {
-			name = fn.Pkg().Name() + "." + name
-		}
 		s := &Site{
 			Kind:    HelperCall,
 			Node:    call,
@@ -194,7 +298,7 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 			s.Exempt = "it retries only concurrency conflicts"
 		}
 		a.fillOp(s, s.Op)
-		if hs := a.helperSites[fn]; hs != nil {
+		if hs != nil {
 			hs.Calls = append(hs.Calls, s)
 		}
 		if f.Guard {

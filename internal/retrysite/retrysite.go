@@ -12,7 +12,10 @@
 //     its configuration only when no send reaches it (clients.go);
 //   - a call of a retry helper of the user's own code: a function that
 //     retries a call of one of its function parameters, known through a
-//     HelperFact, also across packages.
+//     HelperFact, also across packages; or a function literal that does,
+//     held by a local variable given no other value (exec := func(run
+//     func() (bool, error)) error { for ... }), whose calls are the
+//     helper's calls (Site.Holder; no fact: no other package calls it).
 //
 // Facts (helpers, budget checks, polarities, sleep helpers, waits) count
 // between the packages of one module, and between the main modules of a
@@ -298,6 +301,10 @@ type Site struct {
 	// Helper is the HelperFact of a call of a retry helper, and of the
 	// site that makes its function a helper; nil for other sites.
 	Helper *HelperFact
+	// Holder, when the helper is a function literal, is the local
+	// variable that holds it (exec := func(run func() error) error {...}),
+	// whose calls are the helper's calls.
+	Holder types.Object
 	// Calls, for the site that makes its function a retry helper, are the
 	// helper's calls in this package (callers in other packages see the
 	// helper through its fact).

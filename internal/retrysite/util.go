@@ -34,6 +34,12 @@ type analyzer struct {
 	guardFuncs  map[*types.Func]bool
 	helperFuncs map[*types.Func]*HelperFact
 	helperSites map[*types.Func]*Site // the site that makes a function of the package a helper
+	// litHelpers are the local variables that hold a function literal
+	// which is a retry helper (exec := func(run func() error) error {
+	// for ... }), given that value once; litSites the site that makes
+	// each one.
+	litHelpers map[types.Object]*HelperFact
+	litSites   map[types.Object]*Site
 
 	decls map[*types.Func]*ast.FuncDecl // the package's functions (declOf)
 	pure  map[*types.Func]bool          // memo of isPureFunc

@@ -725,7 +725,8 @@ func render(pass *analysis.Pass, e ast.Expr) string {
 // helperFix is the budget parameter a retry helper gets, and what each of
 // its callers passes.
 type helperFix struct {
-	decl  *ast.FuncDecl
+	ftype *ast.FuncType    // the helper's: a function's, or a literal's
+	sig   *types.Signature // its signature
 	param string
 	// optional: the parameter is a final variadic one (budgets
 	// ...*budget.Budget), which a call may leave out; the helper asks the
@@ -759,16 +760,30 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	if op == nil || !params[op] {
 		return nil
 	}
-	h := &helperFix{decl: fd}
-	if !ok {
+	h := &helperFix{}
+	var obj types.Object
+	switch lit, isLit := s.Func.(*ast.FuncLit); {
+	case ok:
+		h.ftype, obj = fd.Type, f.pass.TypesInfo.Defs[fd.Name]
+	case isLit && s.Holder != nil:
+		// A literal a local variable holds: its calls are the
+		// variable's, all in the function that declares it.
+		h.ftype, obj = lit.Type, s.Holder
+	default:
 		h.why = whyLiteral
 		return h
 	}
-	if fd.Recv != nil && f.interfaceNames(fd.Name.Name) {
+	if h.sig, _ = obj.Type().Underlying().(*types.Signature); h.sig == nil {
+		return nil
+	}
+	switch {
+	case !ok:
+		// A local variable: no other package, no interface and no
+		// test file sees it.
+	case fd.Recv != nil && f.interfaceNames(fd.Name.Name):
 		h.why = whyIface
 		return h
-	}
-	if fd.Name.IsExported() {
+	case fd.Name.IsExported():
 		sig, _ := f.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
 		switch {
 		case sig == nil:
@@ -781,11 +796,10 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 			return h
 		}
 		h.optional = true
-	} else if f.unseenTestUses(fd.Name.Name) {
+	case f.unseenTestUses(fd.Name.Name):
 		h.why = whyTestUse
 		return h
 	}
-	obj := f.pass.TypesInfo.Defs[fd.Name]
 	calls := map[*ast.Ident]*ast.CallExpr{}
 	for _, file := range f.pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
@@ -996,15 +1010,12 @@ func (f *fixer) unseenTestUses(name string) bool {
 // and make each caller pass its own dependency's budget.
 func (f *fixer) helperEdits(file *ast.File, h *helperFix) ([]analysis.TextEdit, bool) {
 	prefix, edits := fixutil.AddImport(f.pass, file, retryapi.BudgetPath, file.Package)
-	params := h.decl.Type.Params
+	params := h.ftype.Params
 	param := h.param + " *" + prefix + ".Budget"
 	if h.optional {
 		param = h.param + " ..." + "*" + prefix + ".Budget"
 	}
-	sig, _ := f.pass.TypesInfo.Defs[h.decl.Name].Type().(*types.Signature)
-	if sig == nil {
-		return nil, false
-	}
+	sig := h.sig
 	var at token.Pos
 	text := param
 	switch {

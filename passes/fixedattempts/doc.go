@@ -83,7 +83,10 @@
 //   - a retry helper (a loop around a call of its function parameter) gets
 //     a budget parameter that each of its calls in the package fills with
 //     its own dependency's budget, where every use of the helper is such
-//     a call. An exported helper, which calls in other packages use too,
+//     a call; a helper that is a function literal held by a local
+//     variable gets the parameter in the literal, and the variable's calls
+//     fill it (a literal returned or passed on has callers the package
+//     does not see: no fix). An exported helper, which calls in other packages use too,
 //     gets an optional one instead, a final variadic parameter
 //     (retryBudget ...*budget.Budget) asked only when given
 //     (len(retryBudget) > 0 && !retryBudget[0].TryRetry()): the calls of

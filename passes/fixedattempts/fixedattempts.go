@@ -103,6 +103,9 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 	helper := ""
 	if s.Helper != nil {
 		helper = funcName(s.Func)
+		if s.Holder != nil {
+			helper = s.Holder.Name()
+		}
 		subject += " of retry helper " + helper
 	}
 	var msg, cat string

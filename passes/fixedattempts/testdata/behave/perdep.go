@@ -97,6 +97,13 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", s.Refund(ctx, "1")
 		}},
+		{Name: "Transfer", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			// The literal helper's first call reaches the healthy audit
+			// log, its second the failing ledger: the audit log's
+			// deposits must not pay for the ledger's retries.
+			s := &Shop{audit: fake{healthy}, ledger: fake{d}}
+			return "", s.Transfer(ctx, "1")
+		}},
 		{Name: "Ship", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Shop{shipments: fake{d}, ledger: fake{healthy}}
 			if err := s.Settle(ctx, "e"); err != nil {

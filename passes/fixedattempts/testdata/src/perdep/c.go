@@ -2,6 +2,7 @@ package perdep
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -70,4 +71,31 @@ func Upload(hc *http.Client, url string, payload []byte) error {
 		time.Sleep(time.Millisecond)
 	}
 	return err
+}
+
+// Transfer's retry helper is a function literal held by a local: it gets
+// a budget parameter, and its two calls pass their own dependencies'.
+func (s *Shop) Transfer(ctx context.Context, amount string) error {
+	exec := func(run func() (bool, error)) error {
+		var err error
+		for attempt := 0; attempt < 3; attempt++ { // want `retry loop of retry helper exec makes up to 3 attempts`
+			var retry bool
+			retry, err = run()
+			if !retry {
+				return err
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return err
+	}
+	if err := exec(func() (bool, error) {
+		err := s.audit.Put(ctx, amount)
+		return err != nil, err
+	}); err != nil {
+		return err
+	}
+	return exec(func() (bool, error) {
+		err := s.ledger.Put(ctx, amount)
+		return err != nil, err
+	})
 }
