@@ -102,8 +102,8 @@ func TestNoFix(t *testing.T) {
 	}
 	// A retry helper's reason names the use that stops its fix.
 	reasons := map[string]string{
-		"nofixdeps/nofixdeps.go:66": "no fix: the retry helper is used as a value at nofixdeps.go:75, where no budget can be passed to it",
-		"nofixdeps/nofixdeps.go:81": "no fix: the dependency of the retry helper's call at nofixdeps.go:90 is not known, so no budget can be passed for it",
+		"nofixdeps/nofixdeps.go:66":  "no fix: the retry helper is used as a value at nofixdeps.go:75, where no budget can be passed to it",
+		"nofixdeps/nofixdeps.go:81":  "no fix: the dependency of the retry helper's call at nofixdeps.go:90 is not known, so no budget can be passed for it",
 		"nofixdeps/nofixdeps.go:138": "no fix: the retry helper is a function literal, which cannot take a budget parameter from its callers",
 		"nofixdeps/nofixdeps.go:157": "no fix: the retry helper is a function literal, which cannot take a budget parameter from its callers",
 	}
