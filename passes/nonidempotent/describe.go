@@ -337,8 +337,14 @@ func (c *checker) hookClean(call *ast.CallExpr) bool {
 				}
 			}
 		})
-		if len(carried) > 0 && !c.callersName(outer, carried) {
-			clean = false
+		if len(carried) > 0 {
+			// Judged apart from any fact being computed: the verdict
+			// is kept for the hook type.
+			c.withCarrying(nil, func() {
+				if !c.callersName(outer, carried) {
+					clean = false
+				}
+			})
 		}
 	}
 	c.hooks[named] = clean

@@ -417,8 +417,17 @@ func (c *checker) definingCall(id *ast.Ident, v types.Object) (*ast.CallExpr, in
 	astx.InspectNoLit(body, func(x ast.Node) bool {
 		as, ok := x.(*ast.AssignStmt)
 		if !ok {
-			if inc, ok := x.(*ast.IncDecStmt); ok && c.varOf(inc.X) == v {
-				n += 2
+			switch x := x.(type) {
+			case *ast.IncDecStmt:
+				if c.varOf(x.X) == v {
+					n += 2
+				}
+			case *ast.ValueSpec:
+				for _, name := range x.Names {
+					if c.pass.TypesInfo.Defs[name] == v && len(x.Values) > 0 {
+						n += 2 // an initial value besides the call's
+					}
+				}
 			}
 			return true
 		}
