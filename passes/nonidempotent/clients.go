@@ -460,11 +460,24 @@ func (c *checker) restyClientKey(x ast.Expr, depth int) bool {
 			return
 		}
 		r := &request{}
-		switch fn.Name() {
-		case "SetHeader", "SetHeaderVerbatim":
-			c.headerEvent(r, call, arg(call, 0), arg(call, 1))
-		case "SetHeaders":
-			c.headerMap(r, call, arg(call, 0))
+		// A header its function's caller names (func (c *Client)
+		// SetHeader(name, value string) { c.resty.SetHeader(name,
+		// value) }) is judged by that function's calls in the package.
+		outer := c.funcDeclOf(call)
+		carried := c.withCarrying(callerParams(c.pass.TypesInfo, outer), func() {
+			switch fn.Name() {
+			case "SetHeader", "SetHeaderVerbatim":
+				c.headerEvent(r, call, arg(call, 0), arg(call, 1))
+			case "SetHeaders":
+				c.headerMap(r, call, arg(call, 0))
+			}
+		})
+		if len(carried) > 0 {
+			c.withCarrying(nil, func() {
+				if !c.callersName(outer, carried) {
+					found = true
+				}
+			})
 		}
 		if r.dynamic || len(r.keys) > 0 {
 			found = true

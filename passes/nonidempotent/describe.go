@@ -357,14 +357,17 @@ func (c *checker) enclosingDecl(n ast.Node) *ast.FuncDecl {
 	if _, isLit := n.(*ast.FuncLit); !isLit {
 		return nil
 	}
+	return c.funcDeclOf(n)
+}
+
+// funcDeclOf returns the function declaration that holds n, or nil.
+func (c *checker) funcDeclOf(n ast.Node) *ast.FuncDecl {
 	cur, ok := c.find.Find(n)
 	if !ok {
 		return nil
 	}
-	for p := cur.Parent(); p.Valid(); p = p.Parent() {
-		if fd, ok := p.Node().(*ast.FuncDecl); ok {
-			return fd
-		}
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		return p.Node().(*ast.FuncDecl)
 	}
 	return nil
 }

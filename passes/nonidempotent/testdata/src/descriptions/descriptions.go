@@ -88,9 +88,12 @@ func WithHeaders(h map[string]string) Decorator {
 	}
 }
 
+// defaultDecorator is a package-level one.
+var defaultDecorator Decorator = func(r *Request) { r.Headers.Set("X-Sdk", "descriptions") }
+
 // WithTracing is the package's own use of them.
 func (c *Client) WithTracing(id string) {
-	c.decorators = append(c.decorators, WithHeader("X-Trace-Id", id), WithHeaders(map[string]string{"X-Source": "sdk"}))
+	c.decorators = append(c.decorators, defaultDecorator, WithHeader("X-Trace-Id", id), WithHeaders(map[string]string{"X-Source": "sdk"}))
 }
 
 // decoratedRequest applies the decorators, then retries the description.

@@ -123,3 +123,52 @@ func (a *API) lookalikes(body any, key string) {
 	a.ClientKeyR().SetBody(body).Post("https://api.example.com/orders")
 	a.Maybe(nil).SetBody(body).Post("https://api.example.com/orders")
 }
+
+// Tenant's client lets its caller set headers on every request
+// (SetHeader): the package names no key through it.
+type Tenant struct {
+	client *resty.Client
+}
+
+func NewTenant() *Tenant {
+	t := &Tenant{client: resty.New().SetRetryCount(3)}
+	t.SetHeader("X-Tenant", "default")
+	return t
+}
+
+// SetHeader sets a header its caller names on every request.
+func (t *Tenant) SetHeader(name, value string) {
+	t.client.SetHeader(name, value)
+}
+
+func (t *Tenant) R() *resty.Request { // want R:`idemKey\(resty\(retries\)\)`
+	return t.client.R()
+}
+
+func (t *Tenant) Create(body any) {
+	t.R().SetBody(body).Post("https://api.example.com/tenants") // want `POST is retried by the resty client of Tenant.R without an idempotency key`
+}
+
+// Account's client is given a key through its SetHeader by the package
+// itself: every request may carry it.
+type Account struct {
+	client *resty.Client
+}
+
+func NewAccount(key string) *Account {
+	a := &Account{client: resty.New().SetRetryCount(3)}
+	a.SetHeader("Idempotency-Key", key)
+	return a
+}
+
+func (a *Account) SetHeader(name, value string) {
+	a.client.SetHeader(name, value)
+}
+
+func (a *Account) R() *resty.Request {
+	return a.client.R()
+}
+
+func (a *Account) Open(body any) {
+	a.R().SetBody(body).Post("https://api.example.com/accounts")
+}
