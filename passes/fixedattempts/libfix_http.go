@@ -281,11 +281,22 @@ func (f *fixer) literalCheckRetryFix(file *ast.File, s *retrysite.Site, lit *ast
 		if f.sendsWith(body, client) {
 			return f.decline(s, "no fix: the function that makes the client sends with it, so the client is made for each request and a budget made beside it would start full every time; make the client once (a field or a package variable) and run again")
 		}
+	} else {
+		// A keyed field of a literal (Vault{retrying: &retryablehttp.Client{...}}):
+		// the budget is named after the field.
+		ast.Inspect(stmt, func(n ast.Node) bool {
+			if kv, ok := n.(*ast.KeyValueExpr); ok && unaddr(kv.Value) == lit {
+				if k, ok := kv.Key.(*ast.Ident); ok {
+					client = k
+				}
+			}
+			return client == ast.Expr(lit)
+		})
 	}
 	if !f.canImport {
 		return f.decline(s, whyNoBudget)
 	}
-	name, pkg, edits := f.clientBudget(file, client, stmt.Pos()) // a literal's is clientBudget
+	name, pkg, edits := f.clientBudget(file, client, stmt.Pos()) // a bare literal's is clientBudget
 	indent := fixutil.Indent(f.pass, file, stmt.Pos())
 	edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(name + " := " + pkg + ".New()\n" + indent)})
 	wrapper, imp := f.checkRetryWrapper(file, stmt.Pos(), fixutil.Indent(f.pass, file, value.Pos()), name, policy)

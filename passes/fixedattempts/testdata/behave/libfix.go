@@ -8,6 +8,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
+
 	"rlbehave"
 )
 
@@ -98,6 +100,19 @@ func BehaveCases() []rlbehave.Case {
 			},
 			Run: func(d *rlbehave.Dep) (string, error) {
 				return once(d, func() *Billing { return NewBilling("http://billing/", d) }).Invoice(ctx)
+			}},
+		// A client literal in a keyed field of a struct literal, with the
+		// caller's policy: the CheckRetry wrapping it asks the field's
+		// budget.
+		{Name: "Read", Modes: []rlbehave.Mode{rlbehave.Down, rlbehave.Status},
+			Refused: map[rlbehave.Mode]string{
+				rlbehave.Down:   `GET http://vault/ giving up after \d+ attempt\(s\): Get "http://vault/": dependency down`,
+				rlbehave.Status: `GET http://vault/ giving up after \d+ attempt\(s\): unexpected HTTP status 503 Service Unavailable`,
+			},
+			Run: func(d *rlbehave.Dep) (string, error) {
+				return once(d, func() *Vault {
+					return NewVault("http://vault/", VaultConfig{Transport: d, RetryMax: 3, CheckRetry: retryablehttp.DefaultRetryPolicy})
+				}).Read(ctx)
 			}},
 		// A client kept in a keyed field of a literal, and one declared
 		// with var: the CheckRetry set after them asks their budgets.

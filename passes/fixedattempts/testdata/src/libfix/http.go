@@ -212,3 +212,45 @@ func (r *Rates) Rate(ctx context.Context) (string, error) {
 	resp.Body.Close()
 	return resp.Status, nil
 }
+
+// VaultConfig holds what the caller chose, the retry policy included.
+type VaultConfig struct {
+	Transport  http.RoundTripper
+	RetryMax   int
+	CheckRetry retryablehttp.CheckRetry
+}
+
+// A client literal kept in a keyed field of a struct literal, its policy
+// the caller's: the budget is named after the field.
+type Vault struct {
+	url      string
+	retrying *retryablehttp.Client
+}
+
+func NewVault(url string, cfg VaultConfig) *Vault {
+	v := Vault{
+		url: url,
+		retrying: &retryablehttp.Client{
+			HTTPClient:   &http.Client{Transport: cfg.Transport},
+			RetryMax:     cfg.RetryMax,
+			RetryWaitMin: 0,
+			RetryWaitMax: 0,
+			CheckRetry:   cfg.CheckRetry,
+			Backoff:      retryablehttp.DefaultBackoff,
+		},
+	}
+	return &v
+}
+
+func (v *Vault) Read(ctx context.Context) (string, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, v.url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := v.retrying.Do(req) // want `retryablehttp.Client.Do makes up to cfg.RetryMax\+1 attempts`
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
