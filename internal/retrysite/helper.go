@@ -98,6 +98,22 @@ func (a *analyzer) litHelper(v types.Object, lit *ast.FuncLit) bool {
 	if !ok {
 		return false
 	}
+	s, f := a.helperSite(lit, sig)
+	if s == nil {
+		return false
+	}
+	if a.litHelpers == nil {
+		a.litHelpers, a.litSites = map[types.Object]*HelperFact{}, map[types.Object]*Site{}
+	}
+	a.litHelpers[v], a.litSites[v] = f, s
+	s.Helper, s.Holder = f, v
+	return true
+}
+
+// helperSite returns the first retry site in fn (a declaration or a
+// literal of signature sig) that retries a call of one of its function
+// parameters, and the HelperFact it makes fn; nil when none does.
+func (a *analyzer) helperSite(fn ast.Node, sig *types.Signature) (*Site, *HelperFact) {
 	params := sig.Params()
 	index := make(map[types.Object]int)
 	for i := range params.Len() {
@@ -105,8 +121,11 @@ func (a *analyzer) litHelper(v types.Object, lit *ast.FuncLit) bool {
 			index[p] = i
 		}
 	}
+	if len(index) == 0 {
+		return nil, nil
+	}
 	for _, s := range a.sites {
-		if s.Pos < lit.Pos() || s.Pos >= lit.End() || s.Kind == HelperCall && s.Exempt != "" {
+		if s.Pos < fn.Pos() || s.Pos >= fn.End() || s.Kind == HelperCall && s.Exempt != "" {
 			continue
 		}
 		op := a.retriedParam(s, index)
@@ -115,21 +134,16 @@ func (a *analyzer) litHelper(v types.Object, lit *ast.FuncLit) bool {
 		}
 		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != "", Backoff: s.Backoff}
 		if s.Bound.Param != "" && (s.Bound.ParamIndex >= params.Len() || params.At(s.Bound.ParamIndex).Name() != s.Bound.Param) {
-			f.Bound.Param = ""
+			f.Bound.Param = "" // a parameter of a function literal, not of the helper
 		}
 		if s.Guard != nil && s.Guard.Budget != nil {
 			if i, ok := paramIndex(a, s.Guard.Budget, sig); ok {
 				f.Budget = i
 			}
 		}
-		if a.litHelpers == nil {
-			a.litHelpers, a.litSites = map[types.Object]*HelperFact{}, map[types.Object]*Site{}
-		}
-		a.litHelpers[v], a.litSites[v] = f, s
-		s.Helper, s.Holder = f, v
-		return true
+		return s, f
 	}
-	return false
+	return nil, nil
 }
 
 // isFuncType reports whether t is a function type.
@@ -162,44 +176,18 @@ func (a *analyzer) exportHelper(fd *ast.FuncDecl) bool {
 	if !ok {
 		return false
 	}
-	params := fn.Type().(*types.Signature).Params()
-	index := make(map[types.Object]int)
-	for i := range params.Len() {
-		p := params.At(i)
-		if _, ok := p.Type().Underlying().(*types.Signature); ok {
-			index[p] = i
-		}
-	}
-	if len(index) == 0 {
+	s, f := a.helperSite(fd, fn.Type().(*types.Signature))
+	if s == nil {
 		return false
 	}
-	for _, s := range a.sites {
-		if s.Pos < fd.Pos() || s.Pos >= fd.End() || s.Kind == HelperCall && s.Exempt != "" {
-			continue
-		}
-		op := a.retriedParam(s, index)
-		if op < 0 {
-			continue
-		}
-		f := &HelperFact{Op: op, Budget: -1, Bound: s.Bound, Guard: s.Guard != nil, Exempt: s.Exempt != "", Backoff: s.Backoff}
-		if s.Bound.Param != "" && (s.Bound.ParamIndex >= params.Len() || params.At(s.Bound.ParamIndex).Name() != s.Bound.Param) {
-			f.Bound.Param = "" // a parameter of a function literal, not of the helper
-		}
-		if s.Guard != nil && s.Guard.Budget != nil {
-			if i, ok := paramIndex(a, s.Guard.Budget, fn.Type().(*types.Signature)); ok {
-				f.Budget = i
-			}
-		}
-		a.pass.ExportObjectFact(fn, f)
-		a.helperFuncs[fn] = f
-		s.Helper = f
-		if a.helperSites == nil {
-			a.helperSites = map[*types.Func]*Site{}
-		}
-		a.helperSites[fn] = s
-		return true
+	a.pass.ExportObjectFact(fn, f)
+	a.helperFuncs[fn] = f
+	s.Helper = f
+	if a.helperSites == nil {
+		a.helperSites = map[*types.Func]*Site{}
 	}
-	return false
+	a.helperSites[fn] = s
+	return true
 }
 
 // retriedParam returns the index of the function parameter whose call a

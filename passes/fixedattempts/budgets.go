@@ -784,14 +784,11 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 		h.why = whyIface
 		return h
 	case fd.Name.IsExported():
-		sig, _ := f.pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
 		switch {
-		case sig == nil:
-			return h
-		case sig.Variadic():
+		case h.sig.Variadic():
 			h.why = whyVariadic
 			return h
-		case fd.Recv != nil && exportedRecv(sig):
+		case fd.Recv != nil && exportedRecv(h.sig):
 			h.why = whyMethod
 			return h
 		}

@@ -81,8 +81,14 @@ func (c *checker) optionValue(call *ast.CallExpr, mi int, name string) ast.Expr 
 		}
 		return c.sliceOptionValue(args[0], name)
 	}
+	return c.lastSet(args, name)
+}
+
+// lastSet returns the value the last of opts that sets the field name
+// gives it, or nil: none sets it, or one cannot be read.
+func (c *checker) lastSet(opts []ast.Expr, name string) ast.Expr {
 	var v ast.Expr
-	for _, a := range args {
+	for _, a := range opts {
 		x, known := c.optionSets(a, name)
 		if !known {
 			return nil
@@ -134,20 +140,12 @@ func (c *checker) sliceOptionValue(e ast.Expr, name string) ast.Expr {
 	if lit == nil {
 		return nil
 	}
-	var value ast.Expr
 	for _, elt := range lit.Elts {
 		if _, isKV := elt.(*ast.KeyValueExpr); isKV {
 			return nil
 		}
-		x, known := c.optionSets(elt, name)
-		if !known {
-			return nil
-		}
-		if x != nil {
-			value = x
-		}
 	}
-	return value
+	return c.lastSet(lit.Elts, name)
 }
 
 // identOf returns e as an identifier, or nil.

@@ -398,8 +398,11 @@ func (c *checker) operand(cur inspector.Cursor) bool {
 	if i < last {
 		return false
 	}
-	elem := sig.Params().At(last).Type().(*types.Slice).Elem()
-	it, ok := elem.Underlying().(*types.Interface)
+	sl, ok := sig.Params().At(last).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	it, ok := sl.Elem().Underlying().(*types.Interface)
 	return ok && it.Empty()
 }
 
