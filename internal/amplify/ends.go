@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 )
 
 // Calls that leave the process.
@@ -272,6 +273,6 @@ func (c *computer) entries(order []*ast.FuncDecl) []EntryValue {
 			Ends:  v.ends,
 		})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Lit.Pos() < out[j].Lit.Pos() })
+	sort.Slice(out, func(i, j int) bool { return srcpos.Compare(c.pass.Fset, out[i].Lit.Pos(), out[j].Lit.Pos()) < 0 })
 	return out
 }

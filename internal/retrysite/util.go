@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/internal/factscope"
 	"github.com/retrylint/retrylint/internal/noreturn"
 	"github.com/retrylint/retrylint/internal/retryloop"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/typesx"
 	"github.com/retrylint/retrylint/internal/varindex"
 )
@@ -54,7 +55,7 @@ type analyzer struct {
 }
 
 func (a *analyzer) sortSites() {
-	sort.SliceStable(a.sites, func(i, j int) bool { return a.sites[i].Pos < a.sites[j].Pos })
+	sort.SliceStable(a.sites, func(i, j int) bool { return srcpos.Compare(a.pass.Fset, a.sites[i].Pos, a.sites[j].Pos) < 0 })
 }
 
 // callee returns the function or method a call statically invokes, or nil.

@@ -61,6 +61,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/amplify"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -327,7 +328,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for lit := range a.lits {
 		res.entries = append(res.entries, lit)
 	}
-	sort.Slice(res.entries, func(i, j int) bool { return res.entries[i].Pos() < res.entries[j].Pos() })
+	sort.Slice(res.entries, func(i, j int) bool { return srcpos.Compare(pass.Fset, res.entries[i].Pos(), res.entries[j].Pos()) < 0 })
 	return res, nil
 }
 

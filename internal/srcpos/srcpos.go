@@ -1,6 +1,8 @@
-// Package srcpos turns a position recorded as text by the pass of another
-// package (in an analysis fact, "file:line:column") back into a token.Pos
-// that prints the same under every driver.
+// Package srcpos holds what the passes need of positions beyond go/token:
+// Compare orders positions of several files the same way in every run, and
+// Pos turns a position recorded as text by the pass of another package (in
+// an analysis fact, "file:line:column") back into a token.Pos that prints
+// the same under every driver.
 //
 // The retrylint command parses every analyzed package into one file set,
 // so the file is there. go vet analyzes one package per process and reads
@@ -72,4 +74,24 @@ func split(pos string) (file string, line, col int, ok bool) {
 		return "", 0, 0, false
 	}
 	return pos[:j], line, col, true
+}
+
+// Compare orders two positions of fset by file name, then offset. The
+// order of token.Pos values across files is the order in which the files
+// were added to the file set, which go/packages does in parallel: output
+// sorted by it would change from run to run.
+func Compare(fset *token.FileSet, a, b token.Pos) int {
+	fa, fb := fset.File(a), fset.File(b)
+	if fa != fb && fa != nil && fb != nil {
+		if c := strings.Compare(fa.Name(), fb.Name()); c != 0 {
+			return c
+		}
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

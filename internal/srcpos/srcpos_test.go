@@ -56,3 +56,23 @@ func TestPos(t *testing.T) {
 		}
 	}
 }
+
+// TestCompare checks that positions of two files are ordered by file
+// name, whichever file was added to the file set first.
+func TestCompare(t *testing.T) {
+	fset := token.NewFileSet()
+	b := fset.AddFile("b.go", -1, 10)
+	a := fset.AddFile("a.go", -1, 10)
+	if got := Compare(fset, a.Pos(5), b.Pos(1)); got >= 0 {
+		t.Errorf("a.go:5 against b.go:1 = %d, want < 0", got)
+	}
+	if got := Compare(fset, b.Pos(1), a.Pos(5)); got <= 0 {
+		t.Errorf("b.go:1 against a.go:5 = %d, want > 0", got)
+	}
+	if got := Compare(fset, a.Pos(2), a.Pos(5)); got >= 0 {
+		t.Errorf("a.go:2 against a.go:5 = %d, want < 0", got)
+	}
+	if got := Compare(fset, a.Pos(5), a.Pos(5)); got != 0 {
+		t.Errorf("a.go:5 against itself = %d, want 0", got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -585,13 +586,7 @@ func (f *fixer) name() {
 			delete(f.news, k)
 			continue
 		}
-		sort.Slice(nb.uses, func(i, j int) bool {
-			a, b := f.pass.Fset.Position(nb.uses[i].pos), f.pass.Fset.Position(nb.uses[j].pos)
-			if a.Filename != b.Filename {
-				return a.Filename < b.Filename
-			}
-			return a.Offset < b.Offset
-		})
+		sort.Slice(nb.uses, func(i, j int) bool { return srcpos.Compare(f.pass.Fset, nb.uses[i].pos, nb.uses[j].pos) < 0 })
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -821,7 +816,7 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 			uses = append(uses, u)
 		}
 	}
-	sort.Slice(uses, func(i, j int) bool { return uses[i].Pos() < uses[j].Pos() })
+	sort.Slice(uses, func(i, j int) bool { return srcpos.Compare(f.pass.Fset, uses[i].Pos(), uses[j].Pos()) < 0 })
 	at := func(n ast.Node) string {
 		p := f.pass.Fset.Position(n.Pos())
 		return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)

@@ -16,6 +16,7 @@ import (
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 )
 
 // splitFix splits a shared budget into one budget per dependency, named
@@ -112,7 +113,7 @@ func (c *checker) identsOf(obj *types.Var) []ast.Node {
 			ids = append(ids, id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	sort.Slice(ids, func(i, j int) bool { return srcpos.Compare(c.pass.Fset, ids[i].Pos(), ids[j].Pos()) < 0 })
 	return ids
 }
 

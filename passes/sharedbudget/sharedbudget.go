@@ -17,6 +17,7 @@ import (
 	"github.com/retrylint/retrylint/internal/docsection"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -273,7 +274,9 @@ func drains(n int) string {
 // report reports a budget that guards retries to several dependencies:
 // at its declaration when the package declares it, else at its first use.
 func (c *checker) report(sh *shared, deps []retrysite.Dep) {
-	sort.SliceStable(sh.uses, func(i, j int) bool { return sh.uses[i].expr.Pos() < sh.uses[j].expr.Pos() })
+	sort.SliceStable(sh.uses, func(i, j int) bool {
+		return srcpos.Compare(c.pass.Fset, sh.uses[i].expr.Pos(), sh.uses[j].expr.Pos()) < 0
+	})
 	what := "retry budget"
 	if isRateLimiter(sh.typ) {
 		what = "rate limiter"
