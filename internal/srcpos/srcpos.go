@@ -14,6 +14,7 @@
 package srcpos
 
 import (
+	"cmp"
 	"go/token"
 	"os"
 	"strconv"
@@ -81,17 +82,10 @@ func split(pos string) (file string, line, col int, ok bool) {
 // were added to the file set, which go/packages does in parallel: output
 // sorted by it would change from run to run.
 func Compare(fset *token.FileSet, a, b token.Pos) int {
-	fa, fb := fset.File(a), fset.File(b)
-	if fa != fb && fa != nil && fb != nil {
+	if fa, fb := fset.File(a), fset.File(b); fa != fb && fa != nil && fb != nil {
 		if c := strings.Compare(fa.Name(), fb.Name()); c != 0 {
 			return c
 		}
 	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a, b)
 }
