@@ -16,7 +16,7 @@ import (
 // sorts the attempt's errors (if !retryable(err) { return err }) does not
 // bound the retries of the transient ones, and a budget's refusal is a
 // guard, not a bound.
-func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
+func (a *Definer) loopBound(l *loop, f *flow, primed *ast.CallExpr) (Bound, []BoundExit) {
 	if r, ok := l.stmt.(*ast.RangeStmt); ok && l.ticker == nil {
 		if l.timer != nil {
 			return a.CountBound(l.timerCount, 0, false), nil
@@ -32,7 +32,7 @@ func (a *Definer) loopBound(l *loop, f *flow) (Bound, []BoundExit) {
 		return a.CountBound(r.X, 0, false), nil
 	}
 	pre := int64(0)
-	if a.attemptBeforeLoop(l, f) {
+	if primed != nil {
 		pre = 1
 	}
 	if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Cond != nil && l.counter != nil {
@@ -150,18 +150,18 @@ func (a *Definer) offset(b Bound, n int64) Bound {
 	return b.Add(int(n))
 }
 
-// attemptBeforeLoop reports whether the attempt is also made once before
-// the loop, and the loop runs only after it failed: its error is tested
+// attemptBeforeLoop returns the call that makes the attempt once before
+// the loop, when the loop runs only after it failed: its error is tested
 // by the loop condition (err := call(); for err != nil && i < 3 { ...;
 // err = call() }), or the statement just before the loop leaves when it
 // succeeded (err := call(); if err == nil { return nil }; for a := 1; a <
-// n; a++ { ... }).
-func (a *Definer) attemptBeforeLoop(l *loop, f *flow) bool {
-	if a.failedBeforeLoop(l, f) {
-		return true
+// n; a++ { ... }). It returns nil otherwise.
+func (a *Definer) attemptBeforeLoop(l *loop, f *flow) *ast.CallExpr {
+	if c := a.failedBeforeLoop(l, f); c != nil {
+		return c
 	}
 	if l.cond == nil {
-		return false
+		return nil
 	}
 	lhs, _ := assignParts(f.node)
 	for _, e := range lhs {
@@ -171,41 +171,42 @@ func (a *Definer) attemptBeforeLoop(l *loop, f *flow) bool {
 		}
 		body := astx.FuncBody(l.fn)
 		if body == nil {
-			return false
+			return nil
 		}
 		fn := a.callee(f.call)
-		found := false
+		var found *ast.CallExpr
 		astx.InspectNoLit(body, func(n ast.Node) bool {
-			if found || n == l.stmt {
+			if found != nil || n == l.stmt {
 				return false
 			}
 			if n != nil && n.Pos() >= l.stmt.Pos() {
 				return false
 			}
 			if c, ok := n.(*ast.CallExpr); ok && fn != nil && a.callee(c) == fn {
-				found = true
+				found = c
 			}
 			return true
 		})
 		return found
 	}
-	return false
+	return nil
 }
 
-// failedBeforeLoop reports whether the loop is just after the attempt,
-// made once, and an if that returns when it succeeded: err := call(); if
-// err == nil { return nil }, or ok, err := try(); if !retry { return err }.
-func (a *Definer) failedBeforeLoop(l *loop, f *flow) bool {
+// failedBeforeLoop returns the attempt made once just before the loop,
+// when an if that returns when it succeeded lies between them: err :=
+// call(); if err == nil { return nil }, or ok, err := try(); if !retry {
+// return err }. It returns nil otherwise.
+func (a *Definer) failedBeforeLoop(l *loop, f *flow) *ast.CallExpr {
 	list, k := stmtListOf(astx.FuncBody(l.fn), l.stmt)
 	if k < 1 {
-		return false
+		return nil
 	}
 	ifs, ok := list[k-1].(*ast.IfStmt)
 	if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
-		return false
+		return nil
 	}
 	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
-		return false
+		return nil
 	}
 	pre := ifs.Init
 	if pre == nil && k >= 2 {
@@ -213,11 +214,11 @@ func (a *Definer) failedBeforeLoop(l *loop, f *flow) bool {
 	}
 	lhs, rhs := assignParts(pre)
 	if len(rhs) != 1 {
-		return false
+		return nil
 	}
 	c, ok := unparen(rhs[0]).(*ast.CallExpr)
 	if !ok || types.ExprString(c.Fun) != types.ExprString(f.call.Fun) || a.callee(c) != a.callee(f.call) {
-		return false // another operation
+		return nil // another operation
 	}
 	results := map[types.Object]bool{}
 	for _, e := range lhs {
@@ -228,10 +229,10 @@ func (a *Definer) failedBeforeLoop(l *loop, f *flow) bool {
 	// One disjunct that holds on success is enough: the if returns then.
 	for _, d := range disjuncts(ifs.Cond) {
 		if a.successTest(d, results) {
-			return true
+			return c
 		}
 	}
-	return false
+	return nil
 }
 
 // successTest reports whether e holds when the call that set results
@@ -729,6 +730,25 @@ func (a *Definer) counterStart(l *loop) int64 {
 		}
 	}
 	return 0
+}
+
+// isStartVar reports whether e is the local variable a counter starts
+// from (for i := start; ...), which the loop never assigns: it holds the
+// counter's first value on every iteration.
+func (a *Definer) isStartVar(l *loop, e ast.Expr) bool {
+	fs, ok := l.stmt.(*ast.ForStmt)
+	if !ok {
+		return false
+	}
+	as, ok := fs.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || a.objOf(as.Lhs[0]) != l.counter {
+		return false
+	}
+	v, ok := a.objOf(unparen(e)).(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || a.objOf(unparen(as.Rhs[0])) != v {
+		return false
+	}
+	return len(a.defsInLoop(l, v)) == 0
 }
 
 func flip(op token.Token) token.Token {

@@ -961,16 +961,20 @@ func (f *flow) advancedTest(x, y ast.Expr, op token.Token, st state, want bool) 
 		return nil, false
 	}
 	c, ok := f.a.intConst(y)
-	if !ok {
-		return nil, false
-	}
 	var c0 int64
-	if o == f.l.counter {
-		c0 = f.a.counterStart(f.l)
-	} else if v, ok := f.a.initialConst(f.l, o); ok {
-		c0 = v
-	} else {
+	switch {
+	case !ok && o == f.l.counter && f.a.isStartVar(f.l, y):
+		// i > start, for i := start: c0 and c are both start.
+	case !ok:
 		return nil, false
+	case o == f.l.counter:
+		c0 = f.a.counterStart(f.l)
+	default:
+		v, ok := f.a.initialConst(f.l, o)
+		if !ok {
+			return nil, false
+		}
+		c0 = v
 	}
 	low := c0 + 1 // x >= low
 	var holds bool

@@ -189,7 +189,8 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 		return nil
 	}
 	lp := a.loopFacts(l, f)
-	lp.Bound, lp.BoundExits = a.loopBound(l, f)
+	lp.Primed = a.attemptBeforeLoop(l, f)
+	lp.Bound, lp.BoundExits = a.loopBound(l, f, lp.Primed)
 	if l.picker != nil && lp.Bound.Kind != BoundCount {
 		// No count: one attempt per endpoint the picker hands out,
 		// however long that takes.

@@ -94,6 +94,11 @@ type Loop struct {
 
 	// Attempt is the call whose failure the loop retries.
 	Attempt *ast.CallExpr
+	// Primed is the call that makes the attempt once before the loop,
+	// which runs only after it failed (err := call(); for err != nil &&
+	// i < 3 { ...; err = call() }): every iteration of the body is then a
+	// retry. It is nil for a loop that makes its first attempt itself.
+	Primed *ast.CallExpr
 	// Failures are the kinds of failure that reach the next attempt.
 	Failures FailureKind
 	// Unguarded are the failures that reach the next attempt on a path

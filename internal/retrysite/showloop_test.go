@@ -125,6 +125,9 @@ func describeLoop(fset *token.FileSet, l *retryloop.Loop) string {
 	if l.HeaderBound {
 		add("header")
 	}
+	if l.Primed != nil {
+		add("primed=%s", short(fset, l.Primed.Fun))
+	}
 	if l.NextAttempt != "" {
 		add("another-attempt-if=%s", l.NextAttempt)
 	}

@@ -352,17 +352,59 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	if ls := labelOf(file, s.Node); ls != nil {
 		loopStart = ls.Pos()
 	}
-	loopIndent := fixutil.Indent(f.pass, file, loopStart)
-	before := ref.expr + ".OnRequest()\n" + loopIndent
+	// The request is counted before its first attempt: before the loop,
+	// or before the statement that makes the attempt the loop retries.
+	reqAt := loopStart
+	if s.Loop.Primed != nil {
+		st := primedStmt(astx.FuncBody(s.Func), s.Loop.Primed, s.Node)
+		if st == nil {
+			return f.decline(s, whyNoPlace)
+		}
+		reqAt = st.Pos()
+	}
+	reqIndent := fixutil.Indent(f.pass, file, reqAt)
+	before := ref.expr + ".OnRequest()\n" + reqIndent
 	if ref.given != "" {
-		before = "if " + ref.given + " {\n" + loopIndent + "\t" + before + "}\n" + loopIndent
+		before = "if " + ref.given + " {\n" + reqIndent + "\t" + before + "}\n" + reqIndent
 	}
+	edits = append(edits, analysis.TextEdit{Pos: reqAt, End: reqAt, NewText: []byte(before)})
 	if plan.newLabel {
-		before += plan.label + ":\n" + loopIndent
+		loopIndent := fixutil.Indent(f.pass, file, loopStart)
+		edits = append(edits, analysis.TextEdit{Pos: loopStart, End: loopStart, NewText: []byte(plan.label + ":\n" + loopIndent)})
 	}
-	edits = append(edits, analysis.TextEdit{Pos: loopStart, End: loopStart, NewText: []byte(before)})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })
 	return &analysis.SuggestedFix{Message: ref.message, TextEdits: edits}
+}
+
+// primedStmt returns the statement that holds the attempt made before a
+// loop: the one, in the innermost statement list that holds both, that
+// comes before the statement holding the loop. It returns nil when no
+// list holds both.
+func primedStmt(body *ast.BlockStmt, call *ast.CallExpr, loop ast.Node) ast.Stmt {
+	var found ast.Stmt
+	within := func(n ast.Node, st ast.Stmt) bool { return st.Pos() <= n.Pos() && n.End() <= st.End() }
+	var visit func(list []ast.Stmt)
+	visit = func(list []ast.Stmt) {
+		var first ast.Stmt
+		for _, st := range list {
+			if first == nil && within(call, st) {
+				first = st
+			}
+			if within(loop, st) {
+				if first != nil && first != st {
+					found = first
+				}
+				for _, sub := range childLists(st) {
+					visit(sub)
+				}
+				return
+			}
+		}
+	}
+	if body != nil {
+		visit(body.List)
+	}
+	return found
 }
 
 func labelOf(file *ast.File, loop ast.Node) *ast.LabeledStmt {

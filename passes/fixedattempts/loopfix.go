@@ -46,7 +46,11 @@ import (
 //
 // When the failing paths meet only in the post statement or the condition,
 // the guard goes at the top of the body, asked from the second iteration
-// on: if attempt > 0 && !b.TryRetry() { break }.
+// on: if attempt > 0 && !b.TryRetry() { break }. When the first attempt
+// is made before the loop (err := call(); for err != nil && i < n; i++ {
+// ...; err = call() }), every iteration is a retry: the guard goes at the
+// top of the body and is asked on each, and the request is counted before
+// that first attempt.
 
 type planKind uint8
 
@@ -62,7 +66,7 @@ type loopPlan struct {
 	kind  planKind
 	point retryloop.Point // planStmt
 	exit  *ast.IfStmt     // planMerge, planJoin
-	first string          // planTop: the condition that holds on retries only
+	first string          // planTop: the condition that holds on retries only ("" when every iteration is one)
 	// next, for planStmt, is the condition that holds when the header
 	// allows another attempt ("" when it cannot be written): the guard
 	// asks the budget only then.
@@ -113,6 +117,9 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	}
 	li.counters = li.advanced()
 	li.outside = li.usedOutside()
+	if lf.Primed != nil {
+		return li.primedPlan()
+	}
 	lf = li.afterAttempt(lf)
 
 	// The exit that bounds the attempts, when every failing path tests it:
@@ -182,6 +189,27 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	}
 	if r, ok := li.returnOf(lf.Next.Err.Name()); ok {
 		return &loopPlan{kind: planTop, first: first, ret: r}
+	}
+	return nil
+}
+
+// primedPlan is the plan of a loop whose first attempt is made before it:
+// every iteration of its body is a retry, so the guard goes at the top of
+// the body and is asked on every iteration, the first one too. A guard
+// after the body's attempt would let the first retry through unasked.
+func (li *loopInfo) primedPlan() *loopPlan {
+	lf := li.s.Loop
+	if !lf.Next.OnlyFailures {
+		return nil
+	}
+	if li.endsByBound() {
+		return &loopPlan{kind: planTop, breaks: true}
+	}
+	if lf.Next.Err == nil || !li.declaredOutside(lf.Next.Err) {
+		return nil
+	}
+	if r, ok := li.returnOf(lf.Next.Err.Name()); ok {
+		return &loopPlan{kind: planTop, ret: r}
 	}
 	return nil
 }
@@ -976,8 +1004,8 @@ func (li *loopInfo) retryTest() string {
 			return ""
 		}
 		v := li.objOf(id)
-		start, ok := li.pass.TypesInfo.Types[init.Rhs[0]]
-		if v == nil || !ok || start.Value == nil {
+		start := li.startOf(init.Rhs[0], id.Name)
+		if v == nil || start == "" {
 			return ""
 		}
 		post, ok := l.Post.(*ast.IncDecStmt)
@@ -988,9 +1016,29 @@ func (li *loopInfo) retryTest() string {
 		if post.Tok == token.DEC {
 			op = " < "
 		}
-		return id.Name + op + start.Value.ExactString()
+		return id.Name + op + start
 	}
 	return ""
+}
+
+// startOf returns how the top of the body writes a counter's first value
+// (for attempt := start; ...): a constant, or a local variable that the
+// body never assigns, so that it holds the first value on every iteration
+// ("" otherwise). counter is the counter's name, which hides a variable of
+// the same name in the body.
+func (li *loopInfo) startOf(e ast.Expr, counter string) string {
+	if tv, ok := li.pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+		return tv.Value.ExactString()
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == counter {
+		return ""
+	}
+	v, ok := li.objOf(id).(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || li.assignedInBody(v) {
+		return ""
+	}
+	return id.Name
 }
 
 func identOf(e ast.Expr) *ast.Ident {
@@ -1078,7 +1126,11 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 		}
 		at := s.Body.List[0].Pos()
 		indent := fixutil.Indent(pass, file, at)
-		text, imp, ok := p.guardText(pass, file, at, p.first+" && "+refuse, indent)
+		cond := refuse
+		if p.first != "" {
+			cond = p.first + " && " + refuse
+		}
+		text, imp, ok := p.guardText(pass, file, at, cond, indent)
 		if !ok {
 			return nil, false
 		}

@@ -128,6 +128,14 @@ func BehaveCases() []rlbehave.Case {
 				s := &Service{digest: fake{d}}
 				return s.Digest(ctx)
 			}},
+		{Name: "Send", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{outbox: fake{d}}
+			return "", s.Send()
+		}},
+		{Name: "Drain", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{queue: fake{d}}
+			return "", s.Drain(1, 4)
+		}},
 		{Name: "Settle", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{ledger: fake{d}}
 			return "", s.Settle()

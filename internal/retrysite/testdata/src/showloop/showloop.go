@@ -183,3 +183,28 @@ func policyExit(ctx context.Context, c *Client, p Policy) error {
 	}
 	return err
 }
+
+// The first attempt is made before the loop, which runs only after it
+// failed: every iteration is a retry (primed), and the bound counts it.
+func primed(ctx context.Context, c *Client) error {
+	err := c.Call(ctx)
+	for r := 0; err != nil && r < 3; r++ { // want `attempt=c\.Call failures=error unguarded=error next=failures only \(err=err\) wait=time\.Sleep fixed header primed=c\.Call \[4 attempts\]`
+		time.Sleep(time.Second)
+		err = c.Call(ctx)
+	}
+	return err
+}
+
+// Its look-alike: the same call before the loop, but the loop runs
+// whatever it returned, so the body makes the first attempt of its own.
+func notPrimed(ctx context.Context, c *Client) error {
+	_ = c.Call(ctx)
+	var err error
+	for r := 0; r < 3; r++ { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header another-attempt-if=r\+1 < 3 \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

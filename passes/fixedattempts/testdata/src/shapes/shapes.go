@@ -31,6 +31,8 @@ type Service struct {
 	feed      Inventory
 	mirror    Inventory
 	digest    Inventory
+	outbox    Inventory
+	queue     Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -387,4 +389,43 @@ func (s *Service) Digest(ctx context.Context) (string, error) {
 		}
 		return "", nil
 	}
+}
+
+// The first attempt is made before the loop, which runs only after it
+// failed: every iteration is a retry. The guard is at the top of the
+// body, asked on each iteration, the first too, and the request is
+// counted before the first attempt.
+func (s *Service) Send() error {
+	err := s.outbox.Reserve()
+	if err != nil {
+		for r := 0; err != nil && r < 3; r++ { // want `up to 4 attempts`
+			time.Sleep(time.Millisecond)
+			err = s.outbox.Reserve()
+		}
+		if err != nil {
+			return fmt.Errorf("outbox: %w", err)
+		}
+	}
+	return nil
+}
+
+// The counter starts at a parameter the body never assigns, and two
+// failing paths meet only in the post statement: the guard at the top of
+// the body asks from the second iteration on (attempt > start).
+func (s *Service) Drain(start, max int) error {
+	var last error
+	again := true
+	for attempt := start; attempt <= max; attempt++ { // want `up to max\+1 attempts`
+		err := s.queue.Reserve()
+		if err != nil && again {
+			again = false
+			last = err
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		last = err
+	}
+	return fmt.Errorf("drain: %w", last)
 }
