@@ -716,8 +716,13 @@ func (f *flow) statusOf(e ast.Expr, st state) (div int64, ok bool) {
 			return 1, b == bAttempt || b == bConsumer
 		}
 	case *ast.Ident:
-		if alias := f.l.statusAlias[f.a.pass.TypesInfo.Uses[x]]; alias != nil {
+		o := f.a.pass.TypesInfo.Uses[x]
+		if alias := f.l.statusAlias[o]; alias != nil {
 			return f.statusOf(alias, st)
+		}
+		if f.l.statusVars[o] {
+			b := f.valueOf(x, st)
+			return 1, b == bAttempt || b == bConsumer
 		}
 	}
 	return 0, false

@@ -51,6 +51,7 @@ type loop struct {
 	caseTag     map[ast.Expr]ast.Expr            // a case expression's switch tag
 	preds       map[types.Object]ast.Expr        // booleans assigned once from a condition (ok := errors.As(...))
 	statusAlias map[types.Object]ast.Expr        // integers assigned once from a status (code := resp.StatusCode)
+	statusVars  map[types.Object]bool            // integers assigned a call's status result (code, err := c.get(ctx)); the flow says where they hold the attempt's
 	assigned    []*types.Var                     // the local variables the body assigns, in source order
 	errFields   map[*types.Var]types.Object      // error fields the body assigns (nc.err = ...), by the one variable they are reached through
 	unwrapped   map[types.Object]bool            // targets of errors.As and type assertions in the body
@@ -303,7 +304,7 @@ func (a *Definer) returnsStream(call *ast.CallExpr) bool {
 // hasStatus reports whether a call returns a value with a status (a
 // StatusCode field or method): a response whose status a loop may retry.
 func (a *Definer) hasStatus(call *ast.CallExpr) bool {
-	return a.returnsMember(call, "StatusCode", "Status", "Code")
+	return a.returnsMember(call, "StatusCode", "Status", "Code") || slices.Contains(a.statusResults(call), true)
 }
 
 // returnsMember reports whether one of the call's results has a field or
@@ -605,6 +606,7 @@ func (a *Definer) indexLoop(l *loop) {
 	l.caseTag = map[ast.Expr]ast.Expr{}
 	l.preds = map[types.Object]ast.Expr{}
 	l.statusAlias = map[types.Object]ast.Expr{}
+	l.statusVars = map[types.Object]bool{}
 	l.stmtOf = map[ast.Node]ast.Stmt{}
 	l.unwrapped = map[types.Object]bool{}
 	l.setBy = map[types.Object]*ast.CallExpr{}
@@ -737,6 +739,13 @@ func (a *Definer) indexLoop(l *loop) {
 					}
 				}
 			}
+			if c, ok := unparen(n.Rhs[0]).(*ast.CallExpr); ok && len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+				for i, isStatus := range a.statusResults(c) {
+					if o := a.objOf(n.Lhs[i]); o != nil && isStatus {
+						l.statusVars[o] = true
+					}
+				}
+			}
 			for i, lhs := range n.Lhs {
 				addVar(lhs)
 				switch {
@@ -803,6 +812,59 @@ func (a *Definer) indexLoop(l *loop) {
 			delete(l.statusAlias, o)
 		}
 	}
+}
+
+// statusResults says, for each result of the function a call calls, whether
+// it is the status of a response: a function of the package whose every
+// return gives there an integer constant (no response: return 0, err) or
+// a response's status (return resp.StatusCode, nil), at least one the
+// latter. The caller's integer is then that status (code, err :=
+// c.get(ctx); if err == nil && code == 200). It returns nil for calls of
+// other functions.
+func (a *Definer) statusResults(c *ast.CallExpr) []bool {
+	fn := a.callee(c)
+	if fn == nil || fn.Pkg() != a.pass.Pkg {
+		return nil
+	}
+	if out, ok := a.statuses[fn]; ok {
+		return out
+	}
+	if a.statuses == nil {
+		a.statuses = map[*types.Func][]bool{}
+	}
+	a.statuses[fn] = nil // a recursive call finds none
+	sig, _ := fn.Type().(*types.Signature)
+	fd := a.host.Decl(fn)
+	if sig == nil || fd == nil || fd.Body == nil || sig.Results().Len() < 2 {
+		return nil
+	}
+	n := sig.Results().Len()
+	out := make([]bool, n)
+	bad := make([]bool, n)
+	astx.InspectNoLit(fd.Body, func(x ast.Node) bool {
+		ret, ok := x.(*ast.ReturnStmt)
+		if !ok {
+			return true
+		}
+		for i := range n {
+			if len(ret.Results) != n || !isInteger(sig.Results().At(i).Type()) {
+				bad[i] = true
+				continue
+			}
+			r := unparen(ret.Results[i])
+			if sel, ok := r.(*ast.SelectorExpr); ok && isStatusName(sel.Sel.Name) && isInteger(typeOf(a, sel)) {
+				out[i] = true
+			} else if _, isConst := a.intConst(r); !isConst {
+				bad[i] = true
+			}
+		}
+		return true
+	})
+	for i := range out {
+		out[i] = out[i] && !bad[i]
+	}
+	a.statuses[fn] = out
+	return out
 }
 
 // blockInLoop reports whether a block of the function's graph belongs to

@@ -42,6 +42,10 @@
 //     more to say and no error, retry, why := p.shouldRetry(err, n));
 //     the status of the attempt's
 //     response (resp.StatusCode < 300, a switch on it, resp.IsSuccess(),
+//     or the integer a function of the package returns as the status of
+//     its response, code, err := c.get(ctx); if err == nil && code ==
+//     200, where each of its returns gives there a response's status or
+//     a constant: statusResults, loop.go;
 //     or a lookup in a map of booleans by it, retryOn[resp.StatusCode],
 //     read as a set of failing statuses: in it, the status is a failure;
 //     out of it, any; or a comparison with the element of a range over a
@@ -246,8 +250,9 @@
 //     retry or fail holds what is retried.
 //   - A response's status: a field or method named StatusCode, Status or
 //     Code of integer type (isStatusName), for clients' own response
-//     types; a condition that names one makes no answer sentinel
-//     (answerCond, sentinel.go).
+//     types, also where a function returns one as a bare integer
+//     (statusResults); a condition that names one makes no answer
+//     sentinel (answerCond, sentinel.go).
 //   - A sleep function of another package: a function of a context and a
 //     duration whose name says sleep, wait, pause, delay or backoff
 //     (durkind's isSleepName); functions of the package are read by body
@@ -350,6 +355,7 @@ type Definer struct {
 	polarities map[*types.Func]int                 // Polarity, memoized
 	sentinels  map[*types.Var]bool                 // the package's answer sentinels, built on first use
 	kinds      map[*types.Var]map[*types.Const]int // kindClasses, by kind field
+	statuses   map[*types.Func][]bool              // statusResults, memoized
 }
 
 // New returns the definer of the pass's package. env says what the
