@@ -1055,8 +1055,9 @@ func (a *Definer) isDoneRecv(comm ast.Stmt) bool {
 }
 
 // contextSleep reports whether n calls a wait that takes a context and a
-// duration (gax.Sleep(ctx, d), a sleeper func value): it fails when the
-// context ends, so leaving on its error bounds the loop by the context.
+// duration (gax.Sleep(ctx, d), a sleeper func value, a function of the
+// package that waits for the duration): it fails when the context ends,
+// so leaving on its error bounds the loop by the context.
 func (a *Definer) contextSleep(n ast.Node) bool {
 	if n == nil {
 		return false
@@ -1067,8 +1068,8 @@ func (a *Definer) contextSleep(n ast.Node) bool {
 		if !ok || found {
 			return !found
 		}
-		hasCtx, hasDur := false, false
-		for _, arg := range call.Args {
+		hasCtx, dur := false, -1
+		for i, arg := range call.Args {
 			t := a.pass.TypesInfo.TypeOf(arg)
 			if t == nil {
 				continue
@@ -1077,10 +1078,16 @@ func (a *Definer) contextSleep(n ast.Node) bool {
 			case "context.Context":
 				hasCtx = true
 			case "time.Duration":
-				hasDur = true
+				dur = i
 			}
 		}
-		found = hasCtx && hasDur && len(call.Args) == 2
+		found = hasCtx && dur >= 0 && len(call.Args) == 2
+		if fn := a.callee(call); found && fn != nil && fn.Pkg() == a.pass.Pkg && a.host.Decl(fn) != nil && !call.Ellipsis.IsValid() {
+			// A function of the package says what it does with the
+			// duration: a wait waits for it; a call with a timeout
+			// (c.get(ctx, timeout)) is an attempt.
+			found = a.waitsInside(fn, dur)
+		}
 		return !found
 	})
 	return found

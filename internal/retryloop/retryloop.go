@@ -256,7 +256,13 @@
 //   - A sleep function of another package: a function of a context and a
 //     duration whose name says sleep, wait, pause, delay or backoff
 //     (durkind's isSleepName); functions of the package are read by body
-//     (waitsInside, sleep helpers).
+//     (waitsInside, sleep helpers). Leaving on the error of a call of
+//     another package that takes only a context and a duration is read
+//     as leaving on a wait's (contextSleep, bound.go); a function of the
+//     package taking the same is a wait only when it waits for the
+//     duration, and an attempt with a time limit otherwise. A duration
+//     handed to the attempt is its time limit, never its work, however
+//     it is worked out from the counter (sameValue).
 //   - Budgets: a method with a boolean or error result on a named type
 //     whose name is one of -retrysite.budget-methods (TryRetry, Allow,
 //     ...; internal/retrysite), for checks of other packages; a function

@@ -186,6 +186,12 @@ func (a *Definer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 	if a.isCounter(l, a.objOf(e)) {
 		return true // the attempt's number: retry(ctx, attempt)
 	}
+	if t := a.pass.TypesInfo.TypeOf(e); t != nil && durkind.IsDuration(t) {
+		// A duration is the attempt's time limit, not its work, however
+		// it is worked out (time.Duration(math.Pow(5, n)) * time.Second),
+		// as for a variable of one (invariant).
+		return true
+	}
 	same := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		if !same {
