@@ -500,8 +500,11 @@ func (a *Definer) isCandidate(call *ast.CallExpr) bool {
 }
 
 // translatesError reports whether a call turns an error into an error:
-// its one result is an error and an argument is one (ContextError(ctx,
-// err), toStatus(err)). It says what a failure was; it makes no attempt.
+// its one result is an error and an argument is one, or is given for a
+// parameter of type error (ContextError(ctx, err), toStatus(err),
+// checkBadConn(ctx, tok.getError(), false), where getError returns a
+// driver's Error struct). It says what a failure was; it makes no
+// attempt.
 func (a *Definer) translatesError(call *ast.CallExpr) bool {
 	t := a.pass.TypesInfo.TypeOf(call)
 	if t == nil {
@@ -510,9 +513,19 @@ func (a *Definer) translatesError(call *ast.CallExpr) bool {
 	if _, isTuple := t.(*types.Tuple); isTuple || !typesx.IsError(t) {
 		return false
 	}
-	for _, x := range call.Args {
-		if xt := a.pass.TypesInfo.TypeOf(x); xt != nil && typesx.IsError(xt) && !a.isNil(x) {
+	var params *types.Tuple
+	if sig, ok := a.pass.TypesInfo.TypeOf(call.Fun).Underlying().(*types.Signature); ok && !sig.Variadic() {
+		params = sig.Params()
+	}
+	for i, x := range call.Args {
+		if a.isNil(x) {
+			continue
+		}
+		if xt := a.pass.TypesInfo.TypeOf(x); xt != nil && typesx.IsError(xt) {
 			return true
+		}
+		if params != nil && i < params.Len() && typesx.IsError(params.At(i).Type()) {
+			return true // an error of a concrete type, handed on as an error
 		}
 	}
 	return false

@@ -144,6 +144,78 @@ func (g *group) takeNext(ctx context.Context, max int) (string, error) {
 	return "", err
 }
 
+// tokens is a stream of answers a reader goroutine fills.
+type tokens struct {
+	ch chan string
+	c  *Client
+}
+
+// nextToken takes the next token; once the caller gave up it asks the
+// server to stop sending, which can fail.
+func (t *tokens) nextToken(ctx context.Context) (string, error) {
+	select {
+	case tok, ok := <-t.ch:
+		if !ok {
+			return "", io.EOF
+		}
+		return tok, nil
+	case <-ctx.Done():
+		if err := t.c.Put(ctx, "attention", "stop"); err != nil {
+			return "", err
+		}
+		return "", ctx.Err()
+	}
+}
+
+// nextAsked asks the server for the next token, then takes it.
+func (t *tokens) nextAsked(ctx context.Context) (string, error) {
+	if err := t.c.Put(ctx, "more", "1"); err != nil {
+		return "", err
+	}
+	select {
+	case tok := <-t.ch:
+		return tok, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// serverNote is a token that carries a server's error.
+type serverNote struct{ fatal bool }
+
+func (e *serverNote) Error() string { return "server note" }
+
+// Look-alike: each call takes the next token of the stream, whatever
+// the clause for a cancelled context does; a token that carries a
+// non-fatal server error is skipped: the loop reads on, it does not
+// retry.
+func (t *tokens) readRow(ctx context.Context) (string, error) {
+	for {
+		tok, err := t.nextToken(ctx)
+		var note *serverNote
+		if errors.As(err, &note) && !note.fatal {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return tok, nil
+	}
+}
+
+// A function that asks the server on every call is an attempt.
+func (t *tokens) askRow(ctx context.Context) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\]`
+		var tok string
+		if tok, err = t.nextAsked(ctx); err == nil {
+			return tok, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
+
 // ---- A sentinel made from a successful answer ----
 
 var (
@@ -420,4 +492,47 @@ func (q *queue) storeOnIdle(ctx context.Context, v string) error {
 		}
 	}
 	return err
+}
+
+// ---- Translating an error is no attempt ----
+
+// tokNote is a token that carries a server's error, of a concrete type.
+type tokNote struct{ fatal bool }
+
+func (e tokNote) Error() string { return "note" }
+
+type tokStream struct {
+	toks chan any
+	good bool
+}
+
+// markBad marks the stream bad on a fatal note and hands the error on.
+func (s *tokStream) markBad(ctx context.Context, err error) error {
+	if n, ok := err.(tokNote); ok && n.fatal {
+		s.good = false
+	}
+	return err
+}
+
+// Look-alike: the stream's tokens are read on; a non-fatal note goes
+// round after markBad, which is handed the note for a parameter of type
+// error and says what it was: it makes no attempt.
+func (s *tokStream) row() (any, error) {
+	for {
+		tok, more := <-s.toks
+		if !more {
+			return nil, io.EOF
+		}
+		switch n := tok.(type) {
+		case tokNote:
+			e := s.markBad(context.Background(), n)
+			switch e.(type) {
+			case tokNote:
+			default:
+				return nil, e
+			}
+		default:
+			return tok, nil
+		}
+	}
 }
