@@ -317,7 +317,7 @@ func IdentName(s string) string {
 			upper = b.Len() > 0
 		}
 	}
-	name := b.String()
+	name := lowerInitialism(b.String())
 	if name == "" || token.Lookup(name) != token.IDENT {
 		return ""
 	}
@@ -325,6 +325,24 @@ func IdentName(s string) string {
 		return ""
 	}
 	return name
+}
+
+// lowerInitialism lowers the initialism a name starts with, as Go names
+// do: OMSBaseURL is omsBaseURL, not oMSBaseURL; URL is url. An upper-case
+// letter followed by a lower-case one starts the next word and stays.
+func lowerInitialism(name string) string {
+	rs := []rune(name)
+	n := 0
+	for n < len(rs) && (unicode.IsUpper(rs[n]) || n == 0 && unicode.IsLower(rs[n])) {
+		n++
+	}
+	if n > 1 && n < len(rs) && unicode.IsLower(rs[n]) {
+		n-- // the B of OMSBase starts Base
+	}
+	for i := range n {
+		rs[i] = unicode.ToLower(rs[i])
+	}
+	return string(rs)
 }
 
 // Source returns the source text of n as the pass reads its file, or ""

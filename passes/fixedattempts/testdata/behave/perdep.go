@@ -67,6 +67,10 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", b.Delete("/invoices/1")
 		}},
+		{Name: "Order", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			o := &OMS{OMSBaseURL: "https://oms.internal", hc: d.Client()}
+			return "", o.Order("7")
+		}},
 		{Name: "Send", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
 			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
 			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
