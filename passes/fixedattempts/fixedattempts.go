@@ -378,8 +378,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 
 // primedStmt returns the statement that holds the attempt made before a
 // loop: the one, in the innermost statement list that holds both, that
-// comes before the statement holding the loop. It returns nil when no
-// list holds both.
+// comes before the statement holding the loop, or the statement holding
+// the loop when its header makes the attempt (if err := call(); err !=
+// nil { for ... }). It returns nil when no list holds both.
 func primedStmt(body *ast.BlockStmt, call *ast.CallExpr, loop ast.Node) ast.Stmt {
 	var found ast.Stmt
 	within := func(n ast.Node, st ast.Stmt) bool { return st.Pos() <= n.Pos() && n.End() <= st.End() }
@@ -393,6 +394,18 @@ func primedStmt(body *ast.BlockStmt, call *ast.CallExpr, loop ast.Node) ast.Stmt
 			if within(loop, st) {
 				if first != nil && first != st {
 					found = first
+				}
+				inBody := false
+				for _, sub := range childLists(st) {
+					for _, x := range sub {
+						inBody = inBody || within(call, x)
+					}
+				}
+				if first == st && !inBody {
+					// if err := call(); err != nil { for ... }: the
+					// statement's own header makes the attempt.
+					found = st
+					return
 				}
 				for _, sub := range childLists(st) {
 					visit(sub)

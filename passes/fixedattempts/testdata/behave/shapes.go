@@ -132,6 +132,10 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{outbox: fake{d}}
 			return "", s.Send()
 		}},
+		{Name: "Relay", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{relay: fake{d}}
+			return "", s.Relay()
+		}},
 		{Name: "Drain", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{queue: fake{d}}
 			return "", s.Drain(1, 4)

@@ -33,6 +33,7 @@ type Service struct {
 	digest    Inventory
 	outbox    Inventory
 	queue     Inventory
+	relay     Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -428,4 +429,17 @@ func (s *Service) Drain(start, max int) error {
 		last = err
 	}
 	return fmt.Errorf("drain: %w", last)
+}
+
+// The same, with the first attempt in the header of the if that holds
+// the loop: the request is counted before that if.
+func (s *Service) Relay() error {
+	if err := s.relay.Reserve(); err != nil {
+		for r := 0; err != nil && r < 2; r++ { // want `up to 3 attempts`
+			time.Sleep(time.Millisecond)
+			err = s.relay.Reserve()
+		}
+		return err
+	}
+	return nil
 }
