@@ -350,12 +350,12 @@ func (f *flow) run(start outcome) {
 	}
 }
 
-// declared returns st with the variables the loop's body declares
-// before the statement that holds the attempt, with no value or a
-// constant one (var retry bool, failed := false), at that value: each
-// iteration declares them again, so the attempt finds them so unless a
-// statement between assigns them. An attempt in a nested loop finds
-// them as the iteration left them: unknown.
+// declared returns st with the variables the loop's body declares or
+// assigns before the statement that holds the attempt, with no value or
+// a constant one (var retry bool, failed := false, retrying = true), at
+// that value: each iteration runs those statements again, so the attempt
+// finds them so unless a statement between assigns them. An attempt in a
+// nested loop finds them as the iteration left them: unknown.
 func (f *flow) declared(st state) state {
 	if f.nested {
 		// The attempt is made again within the iteration (an inner
@@ -378,7 +378,9 @@ func (f *flow) declared(st state) state {
 				}
 			}
 		case *ast.AssignStmt:
-			if s.Tok == token.DEFINE {
+			// ok := false, or retrying = true: the body's statements
+			// before the attempt's run on every path to it.
+			if s.Tok == token.DEFINE || s.Tok == token.ASSIGN {
 				nodes = append(nodes, s)
 			}
 		}

@@ -367,6 +367,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	if ref.given != "" {
 		before = "if " + ref.given + " {\n" + reqIndent + "\t" + before + "}\n" + reqIndent
 	}
+	if plan.flag != "" {
+		before += plan.flag + " := false\n" + reqIndent
+	}
 	edits = append(edits, analysis.TextEdit{Pos: reqAt, End: reqAt, NewText: []byte(before)})
 	if plan.newLabel {
 		loopIndent := fixutil.Indent(f.pass, file, loopStart)

@@ -46,7 +46,10 @@ import (
 //
 // When the failing paths meet only in the post statement or the condition,
 // the guard goes at the top of the body, asked from the second iteration
-// on: if attempt > 0 && !b.TryRetry() { break }. When the first attempt
+// on: if attempt > 0 && !b.TryRetry() { break }; a loop with no counter
+// to say so gets a flag that its first iteration sets (retrying := false
+// before the loop; if retrying && !b.TryRetry() { break }; retrying =
+// true). When the first attempt
 // is made before the loop (err := call(); for err != nil && i < n; i++ {
 // ...; err = call() }), every iteration is a retry: the guard goes at the
 // top of the body and is asked on each, and the request is counted before
@@ -67,6 +70,10 @@ type loopPlan struct {
 	point retryloop.Point // planStmt
 	exit  *ast.IfStmt     // planMerge, planJoin
 	first string          // planTop: the condition that holds on retries only ("" when every iteration is one)
+	// flag, for planTop, is a variable the fix declares before the loop
+	// and sets after the guard, when no counter tells a retry from the
+	// first attempt (first is then the flag).
+	flag string
 	// next, for planStmt, is the condition that holds when the header
 	// allows another attempt ("" when it cannot be written): the guard
 	// asks the budget only then.
@@ -177,18 +184,21 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	if !lf.Next.OnlyFailures {
 		return nil
 	}
-	first := li.retryTest()
+	first, flag := li.retryTest(), ""
 	if first == "" {
-		return nil
+		// No counter tells a retry from the first attempt: a flag
+		// the first iteration sets does.
+		flag = fixutil.FreshName(li.pass.TypesInfo, li.file, li.s.Node.Pos(), "retrying")
+		first = flag
 	}
 	if ends {
-		return &loopPlan{kind: planTop, first: first, breaks: true}
+		return &loopPlan{kind: planTop, first: first, flag: flag, breaks: true}
 	}
 	if lf.Next.Err == nil || !li.declaredOutside(lf.Next.Err) {
 		return nil
 	}
 	if r, ok := li.returnOf(lf.Next.Err.Name()); ok {
-		return &loopPlan{kind: planTop, first: first, ret: r}
+		return &loopPlan{kind: planTop, first: first, flag: flag, ret: r}
 	}
 	return nil
 }
@@ -1133,6 +1143,9 @@ func (p *loopPlan) render(pass *analysis.Pass, file *ast.File, s *retrysite.Site
 		text, imp, ok := p.guardText(pass, file, at, cond, indent)
 		if !ok {
 			return nil, false
+		}
+		if p.flag != "" {
+			text += "\n" + indent + p.flag + " = true"
 		}
 		edits = append(edits, imp...)
 		edits = append(edits, fixutil.InsertStmt(pass, file, s.Body.List[0], false, text))

@@ -136,6 +136,10 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{relay: fake{d}}
 			return "", s.Relay()
 		}},
+		{Name: "Requeue", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{spool: fake{d}}
+			return "", s.Requeue(1, 4)
+		}},
 		{Name: "Drain", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{queue: fake{d}}
 			return "", s.Drain(1, 4)

@@ -407,3 +407,42 @@ func (s *Service) inAttemptCond(ctx context.Context) error {
 	}
 	return nil
 }
+
+// A flag the first iteration sets tells a retry from the first attempt,
+// where the counter cannot (the body moves it): guarded.
+func (s *Service) flagGuard(ctx context.Context, start, n int) error {
+	retrying := false
+	for i := start; i < n; i++ { // want `loop \[n attempts\] guard=s.b.TryRetry`
+		if retrying && !s.b.TryRetry() {
+			break
+		}
+		retrying = true
+		err := s.c.Call(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			start = i
+			continue
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Look-alike: the flag is cleared before every attempt, so the budget is
+// never asked: unguarded.
+func (s *Service) flagCleared(ctx context.Context, n int) error {
+	retrying := false
+	for i := 0; i < n; i++ { // want `loop \[n attempts\] delay=none`
+		if retrying && !s.b.TryRetry() {
+			break
+		}
+		retrying = false
+		if err := s.c.Call(ctx); err == nil {
+			return nil
+		}
+		retrying = true
+		retrying = false
+	}
+	return errors.New("gave up")
+}

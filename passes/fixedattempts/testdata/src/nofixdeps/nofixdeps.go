@@ -111,8 +111,9 @@ func (s *Service) watch(ctx context.Context) {
 	}
 }
 
-// Two failure paths that meet only at the loop's head, and no counter to
-// tell a retry from the first attempt.
+// Two failure paths that meet only at the loop's head, with no error
+// that holds the failure on both (the 5xx carries none) for a refusal
+// to return.
 func fetch(c *http.Client, req *http.Request) (*http.Response, error) {
 	for { // want `retries without bound`
 		resp, err := c.Do(req)
@@ -127,27 +128,6 @@ func fetch(c *http.Client, req *http.Request) (*http.Response, error) {
 		}
 		return resp, nil
 	}
-}
-
-// Look-alike of a counter that starts at a parameter (shapes.Drain): the
-// body moves the start, so attempt > start does not tell a retry from the
-// first attempt, and the two failing paths meet only at the loop's head.
-func (s *Service) drain(ctx context.Context, start, max int) error {
-	var last error
-	again := true
-	for attempt := start; attempt <= max; attempt++ { // want `up to max\+1 attempts`
-		err := s.store.Put(ctx)
-		if err != nil && again {
-			again, start = false, attempt
-			last = err
-			continue
-		}
-		if err == nil {
-			return nil
-		}
-		last = err
-	}
-	return last
 }
 
 // Look-alike of a helper held by a local: the variable is given another

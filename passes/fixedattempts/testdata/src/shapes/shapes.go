@@ -34,6 +34,7 @@ type Service struct {
 	outbox    Inventory
 	queue     Inventory
 	relay     Inventory
+	spool     Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -442,4 +443,25 @@ func (s *Service) Relay() error {
 		return err
 	}
 	return nil
+}
+
+// Its look-alike: the body moves the start, so no test of the counter
+// tells a retry from the first attempt; a flag the first iteration sets
+// does.
+func (s *Service) Requeue(start, max int) error {
+	var last error
+	again := true
+	for attempt := start; attempt <= max; attempt++ { // want `up to max\+1 attempts`
+		err := s.spool.Reserve()
+		if err != nil && again {
+			again, start = false, attempt
+			last = err
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		last = err
+	}
+	return fmt.Errorf("requeue: %w", last)
 }
