@@ -356,7 +356,7 @@ type Definer struct {
 
 	cfgs   map[ast.Node]*cfg.CFG // control-flow graphs of the functions with candidate loops
 	params map[types.Object]int  // the parameters of the package's functions, by index; built on first use
-	waits  map[*types.Func]bool  // waitsInside(fn, -1), memoized
+	waits  map[waitKey]bool      // waitsInside, memoized
 
 	polarities map[*types.Func]int                 // Polarity, memoized
 	sentinels  map[*types.Var]bool                 // the package's answer sentinels, built on first use

@@ -261,6 +261,13 @@ func (a *Definer) isSleeperValue(call *ast.CallExpr) bool {
 	return inherit.IsContext(sig.Params().At(0).Type()) && durkind.IsDuration(sig.Params().At(1).Type()) && typesx.IsError(sig.Results().At(0).Type())
 }
 
+// waitKey is a question waitsInside answers: does fn wait for its
+// parameter i (for none, with i < 0)?
+type waitKey struct {
+	fn *types.Func
+	i  int
+}
+
 // waitsInside reports whether fn, a function of the package, waits in
 // its body (outside function literals and goroutines) for the duration its
 // parameter i holds: waitFor(ctx, d) with a timer of d. With i < 0 it
@@ -270,15 +277,14 @@ func (a *Definer) waitsInside(fn *types.Func, i int) (found bool) {
 	if fn == nil || fn.Pkg() != a.pass.Pkg {
 		return false
 	}
-	if i < 0 {
-		if w, ok := a.waits[fn]; ok {
-			return w
-		}
-		if a.waits == nil {
-			a.waits = map[*types.Func]bool{}
-		}
-		defer func() { a.waits[fn] = found }()
+	key := waitKey{fn, i}
+	if w, ok := a.waits[key]; ok {
+		return w
 	}
+	if a.waits == nil {
+		a.waits = map[waitKey]bool{}
+	}
+	defer func() { a.waits[key] = found }()
 	fd := a.host.Decl(fn)
 	params := fn.Signature().Params()
 	if fd == nil || i >= params.Len() {
