@@ -203,8 +203,10 @@ func pkgNameOf(path string) string {
 }
 
 // FreshName returns base, or base followed by a number, such that the name
-// is declared neither in the file's scope chain at pos nor in the package
-// scope (so a new package-level declaration cannot clash either).
+// is declared neither in the file's scope chain at pos, nor anywhere in
+// the innermost scope at pos (a declaration there after pos would clash
+// with one the fix adds at pos), nor in the package scope (so a new
+// package-level declaration cannot clash either).
 func FreshName(info *types.Info, file *ast.File, pos token.Pos, base string) string {
 	scope := info.Scopes[file]
 	inner := scope
@@ -214,6 +216,9 @@ func FreshName(info *types.Info, file *ast.File, pos token.Pos, base string) str
 	taken := func(name string) bool {
 		if inner != nil {
 			if _, obj := inner.LookupParent(name, pos); obj != nil {
+				return true
+			}
+			if inner.Lookup(name) != nil {
 				return true
 			}
 		}

@@ -230,3 +230,49 @@ func TestUnique(t *testing.T) {
 		t.Errorf("Unique: %d edits %v, want the import then the declaration", len(got), got)
 	}
 }
+
+func TestFreshName(t *testing.T) {
+	const src = `package p
+
+var pkgLevel int
+
+func f(taken int) {
+	for range 3 {
+	}
+	later := 1
+	_ = later
+	{
+		inner := 2
+		_ = inner
+	}
+}
+`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Scopes: map[ast.Node]*types.Scope{}, Defs: map[*ast.Ident]types.Object{}}
+	if _, err := new(types.Config).Check("p", fset, []*ast.File{file}, info); err != nil {
+		t.Fatal(err)
+	}
+	var at token.Pos // just before the for statement, in the function's block
+	ast.Inspect(file, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok {
+			at = r.Pos() - 1
+		}
+		return true
+	})
+	for base, want := range map[string]string{
+		"free":     "free",
+		"taken":    "taken2",    // a parameter, in scope at the loop
+		"later":    "later2",    // declared after the loop in its block: a declaration at the loop would clash
+		"inner":    "inner",     // declared in a nested block only
+		"pkgLevel": "pkgLevel2", // the package scope
+		"type":     "type2",     // a keyword
+	} {
+		if got := FreshName(info, file, at, base); got != want {
+			t.Errorf("FreshName(%q) = %q, want %q", base, got, want)
+		}
+	}
+}

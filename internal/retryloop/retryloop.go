@@ -157,11 +157,11 @@
 // (a policy: "as many attempts as r.Retry allows"). An attempt made once
 // before the loop counts when the loop runs only after it failed: the
 // loop condition tests its error, or the if just before the loop returns
-// on its success; every iteration of such a loop is a retry (Primed). A count, or a policy given the loop's count
-// (r.isLast(n)), is the bound over a clock or a context, which bounds the
-// loop only when nothing counts on every path. Exits that only sort the
-// failures do not bound the transient ones; a loop with no other exit is
-// unbounded.
+// on its success; every iteration of such a loop is a retry (Primed). A
+// count, or a policy given the loop's count (r.isLast(n)), is the bound
+// over a clock or a context, which bounds the loop only when nothing
+// counts on every path. Exits that only sort the failures do not bound
+// the transient ones; a loop with no other exit is unbounded.
 //
 // A retry loop is guarded when every failing path that reaches the next
 // attempt asks a budget and was allowed by it (GuardRole says whether

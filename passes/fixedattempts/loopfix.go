@@ -49,11 +49,10 @@ import (
 // on: if attempt > 0 && !b.TryRetry() { break }; a loop with no counter
 // to say so gets a flag that its first iteration sets (retrying := false
 // before the loop; if retrying && !b.TryRetry() { break }; retrying =
-// true). When the first attempt
-// is made before the loop (err := call(); for err != nil && i < n; i++ {
-// ...; err = call() }), every iteration is a retry: the guard goes at the
-// top of the body and is asked on each, and the request is counted before
-// that first attempt.
+// true). When the first attempt is made before the loop (err := call();
+// for err != nil && i < n; i++ { ...; err = call() }), every iteration is
+// a retry: the guard goes at the top of the body and is asked on each,
+// and the request is counted before that first attempt.
 
 type planKind uint8
 
@@ -188,7 +187,8 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	if first == "" {
 		// No counter tells a retry from the first attempt: a flag
 		// the first iteration sets does.
-		flag = fixutil.FreshName(li.pass.TypesInfo, li.file, li.s.Node.Pos(), "retrying")
+		// It is declared before the loop, in the block that holds it.
+		flag = fixutil.FreshName(li.pass.TypesInfo, li.file, li.s.Node.Pos()-1, "retrying")
 		first = flag
 	}
 	if ends {
