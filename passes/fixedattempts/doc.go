@@ -70,7 +70,9 @@
 // Fixes:
 //   - a retry loop with a budget for its dependency in scope (a field,
 //     variable or parameter of a budget type) gets the guard on its failure
-//     path, and a deposit before the loop for the budget package's Budget;
+//     path (at the top of the body when the paths meet only at its head,
+//     or when the first attempt is made before the loop), and a deposit
+//     before the first attempt for the budget package's Budget;
 //   - a loop that sends one request variable throughout, whose host the
 //     code does not name, gets the budget of the request's host from a
 //     registry (hostBudgets.For(req.URL.Host)), where the package can
