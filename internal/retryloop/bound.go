@@ -732,6 +732,71 @@ func (a *Definer) counterStart(l *loop) int64 {
 	return 0
 }
 
+// retryTest returns Loop.RetryTest: the counter of a for statement that
+// starts at a constant or at a local the loop never assigns (isStartVar)
+// and that only the post statement moves, or the key of a range over an
+// integer that the body never assigns, compared with its first value.
+func (a *Definer) retryTest(l *loop) string {
+	switch s := l.stmt.(type) {
+	case *ast.RangeStmt:
+		id, ok := s.Key.(*ast.Ident)
+		if !ok || id.Name == "_" || s.Value != nil || !isInteger(typeOf(a, s.X)) {
+			return ""
+		}
+		if v, ok := a.objOf(id).(*types.Var); !ok || a.movedInBody(l, v) {
+			return ""
+		}
+		return id.Name + " > 0"
+	case *ast.ForStmt:
+		init, ok := s.Init.(*ast.AssignStmt)
+		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+			return ""
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		v, isVar := a.objOf(id).(*types.Var)
+		post, isInc := s.Post.(*ast.IncDecStmt)
+		if !ok || !isVar || !isInc || a.objOf(post.X) != v || a.movedInBody(l, v) {
+			return ""
+		}
+		var start string
+		if tv, ok := a.pass.TypesInfo.Types[init.Rhs[0]]; ok && tv.Value != nil {
+			start = tv.Value.ExactString()
+		} else if sv, ok := unparen(init.Rhs[0]).(*ast.Ident); ok && sv.Name != id.Name && l.counter == v && a.isStartVar(l, sv) {
+			start = sv.Name
+		} else {
+			return ""
+		}
+		op := " > "
+		if post.Tok == token.DEC {
+			op = " < "
+		}
+		return id.Name + op + start
+	}
+	return ""
+}
+
+// movedInBody reports whether the loop's body assigns v, increments it
+// or takes its address (the post statement aside).
+func (a *Definer) movedInBody(l *loop, v *types.Var) bool {
+	moved := false
+	astx.InspectNoLit(l.body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && a.objOf(u.X) == v {
+			moved = true
+		}
+		return !moved
+	})
+	if moved {
+		return true
+	}
+	fs, _ := l.stmt.(*ast.ForStmt)
+	for _, d := range a.defsInLoop(l, v) {
+		if fs == nil || d.node != fs.Post {
+			return true
+		}
+	}
+	return false
+}
+
 // isStartVar reports whether e is the local variable a counter starts
 // from (for i := start; ...), which the loop never assigns: it holds the
 // counter's first value on every iteration.
@@ -748,7 +813,7 @@ func (a *Definer) isStartVar(l *loop, e ast.Expr) bool {
 	if !ok || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || a.objOf(unparen(as.Rhs[0])) != v {
 		return false
 	}
-	return len(a.defsInLoop(l, v)) == 0
+	return !a.movedInBody(l, v)
 }
 
 func flip(op token.Token) token.Token {

@@ -133,6 +133,12 @@ type Loop struct {
 	// this one (i+1 < n for for i := 0; i < n; i++), in the form lastTest
 	// reads; "" when the header is not one headerBound reads.
 	NextAttempt string
+	// RetryTest is a condition, in source form, that holds at the top of
+	// the body exactly on the iterations after the first: attempt > 0
+	// for for attempt := 0; ...; attempt++ (or for attempt := range n),
+	// attempt > start for a counter that starts at a local the loop never
+	// assigns; "" when no counter says so (the body changes it).
+	RetryTest string
 	// RangeCount is n for a range over an integer with no key (for range
 	// n), whose count the body does not change: naming the key k makes
 	// NextAttemptFor(k) the test NextAttempt would be; nil otherwise.
@@ -218,6 +224,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 	}
 	lf.Next = f.nextIteration()
 	lf.NextAttempt = f.nextAttemptTest()
+	lf.RetryTest = a.retryTest(l)
 	lf.RangeCount = f.keylessCount()
 	lf.Path = f.path()
 	first := a.firstIterationGuards(l, f)

@@ -40,8 +40,9 @@ func (a *Definer) sameOperation(l *loop, f *flow) bool {
 // result besides its error, and its body, outside function literals,
 // receives from a channel of values (not of errors, not of struct{}),
 // sends on none, and makes no call that can fail but local work and its
-// context's (ctx.Err()), outside the select clause that runs once the
-// context ended (case <-ctx.Done(): tell the server to stop). Each call
+// context's (ctx.Err()), outside a select clause that runs once the
+// context ended or the time ran out (isDoneRecv: case <-ctx.Done(): tell
+// the server to stop). Each call
 // takes a new value, as a receive in the
 // loop itself would: the loop consumes, it does not retry an operation.
 // (A function that receives only an error, take() error { return
@@ -69,9 +70,10 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CommClause:
-			// case <-ctx.Done(): the caller gave up; what the function
-			// does then (telling the server to stop) is no attempt.
-			if a.contextDone(n.Comm) {
+			// case <-ctx.Done(): the caller gave up or the time ran out;
+			// what the function does then (telling the server to stop)
+			// is no attempt.
+			if n.Comm != nil && a.isDoneRecv(n.Comm) {
 				return false
 			}
 		case *ast.UnaryExpr:
@@ -99,25 +101,6 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 		return !other
 	})
 	return recv && !other
-}
-
-// contextDone reports whether a select clause's communication is a
-// receive from a context's Done channel (case <-ctx.Done():).
-func (a *Definer) contextDone(comm ast.Stmt) bool {
-	es, ok := comm.(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	u, ok := unparen(es.X).(*ast.UnaryExpr)
-	if !ok || u.Op != token.ARROW {
-		return false
-	}
-	c, ok := unparen(u.X).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	fn := a.callee(c)
-	return fn != nil && fn.Name() == "Done" && typesx.PkgPath(fn) == "context"
 }
 
 // takesQueued reports whether an argument of the attempt is the next

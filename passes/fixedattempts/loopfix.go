@@ -183,7 +183,7 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	if !lf.Next.OnlyFailures {
 		return nil
 	}
-	first, flag := li.retryTest(), ""
+	first, flag := lf.RetryTest, ""
 	if first == "" {
 		// No counter tells a retry from the first attempt: a flag
 		// the first iteration sets does.
@@ -984,104 +984,6 @@ func (li *loopInfo) isLog(e ast.Expr) bool {
 		}
 	}
 	return name == "Errorf" && fn.Type().(*types.Signature).Results().Len() == 0
-}
-
-// retryTest returns the condition that holds from the loop's second
-// iteration on, from a counter that starts at a constant and only its post
-// statement (or the range) advances: "attempt > 0". It is "" when there
-// is none.
-func (li *loopInfo) retryTest() string {
-	switch l := li.s.Node.(type) {
-	case *ast.RangeStmt:
-		id, ok := l.Key.(*ast.Ident)
-		if !ok || id.Name == "_" || l.Value != nil {
-			return ""
-		}
-		if b, ok := li.pass.TypesInfo.TypeOf(l.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-			return ""
-		}
-		if li.assignedInBody(li.objOf(id)) {
-			return ""
-		}
-		return id.Name + " > 0"
-	case *ast.ForStmt:
-		init, ok := l.Init.(*ast.AssignStmt)
-		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-			return ""
-		}
-		id, ok := init.Lhs[0].(*ast.Ident)
-		if !ok {
-			return ""
-		}
-		v := li.objOf(id)
-		start := li.startOf(init.Rhs[0], id.Name)
-		if v == nil || start == "" {
-			return ""
-		}
-		post, ok := l.Post.(*ast.IncDecStmt)
-		if !ok || li.objOf(identOf(post.X)) != v || li.assignedInBody(v) {
-			return ""
-		}
-		op := " > "
-		if post.Tok == token.DEC {
-			op = " < "
-		}
-		return id.Name + op + start
-	}
-	return ""
-}
-
-// startOf returns how the top of the body writes a counter's first value
-// (for attempt := start; ...): a constant, or a local variable that the
-// body never assigns, so that it holds the first value on every iteration
-// ("" otherwise). counter is the counter's name, which hides a variable of
-// the same name in the body.
-func (li *loopInfo) startOf(e ast.Expr, counter string) string {
-	if tv, ok := li.pass.TypesInfo.Types[e]; ok && tv.Value != nil {
-		return tv.Value.ExactString()
-	}
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok || id.Name == counter {
-		return ""
-	}
-	v, ok := li.objOf(id).(*types.Var)
-	if !ok || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || li.assignedInBody(v) {
-		return ""
-	}
-	return id.Name
-}
-
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	if id == nil {
-		return &ast.Ident{}
-	}
-	return id
-}
-
-// assignedInBody reports whether the loop's body assigns v.
-func (li *loopInfo) assignedInBody(v types.Object) bool {
-	found := false
-	ast.Inspect(li.body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && li.objOf(id) == v {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && li.objOf(id) == v {
-				found = true
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && li.objOf(id) == v {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 // render returns the edits of a plan, with ref the budget.
