@@ -1620,11 +1620,12 @@ func (f *flow) headerLimit() (ast.Expr, token.Token) {
 	return nil, token.ILLEGAL
 }
 
-// counterPlus reads x as the loop's counter plus a constant k.
-func (f *flow) counterPlus(x ast.Expr) (int64, bool) {
+// counterPlus reads x as the loop's counter (counting up or down) plus a
+// constant k.
+func (f *flow) counterPlus(x ast.Expr, counter types.Object) (int64, bool) {
 	x = ast.Unparen(x)
 	if id, ok := x.(*ast.Ident); ok {
-		return 0, f.a.objOf(id) == f.l.counter
+		return 0, f.a.objOf(id) == counter
 	}
 	b, ok := x.(*ast.BinaryExpr)
 	if !ok || (b.Op != token.ADD && b.Op != token.SUB) {
@@ -1634,7 +1635,7 @@ func (f *flow) counterPlus(x ast.Expr) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if id, ok := ast.Unparen(b.X).(*ast.Ident); !ok || f.a.objOf(id) != f.l.counter {
+	if id, ok := ast.Unparen(b.X).(*ast.Ident); !ok || f.a.objOf(id) != counter {
 		return 0, false
 	}
 	if b.Op == token.SUB {
@@ -1645,10 +1646,15 @@ func (f *flow) counterPlus(x ast.Expr) (int64, bool) {
 
 // lastTest decides the loop header's test for a counter past its last
 // value (bPastEnd: it fails), and reads a test of the body that compares
-// the counter with the header's bound as saying whether another attempt
-// follows: on the branch where none does, the counter is bLast.
+// the counter (counting up, or down) with the header's bound as saying
+// whether another attempt follows: on the branch where none does, the
+// counter is bLast.
 func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]state, bool) {
-	i := f.slot(f.l.counter)
+	counter := f.l.counter
+	if counter == nil {
+		counter = f.l.countdown
+	}
+	i := f.slot(counter)
 	if i < 0 {
 		return nil, false
 	}
@@ -1660,11 +1666,14 @@ func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]s
 			return []state{st}, true
 		}
 	}
-	b, ok := f.headerBound()
-	if !ok {
-		return nil, false
+	b, up := f.headerBound()
+	var down bool
+	if !up {
+		if b, down = f.headerCountdown(); !down {
+			return nil, false
+		}
 	}
-	k, ok := f.counterPlus(x)
+	k, ok := f.counterPlus(x, counter)
 	if !ok {
 		return nil, false
 	}
@@ -1673,12 +1682,19 @@ func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]s
 		return nil, false
 	}
 	t := ly.off - k // the test is i op base+t
-	// Another attempt follows when i < B-1; the last is i == B-1.
-	var next bool // the test holds exactly when another attempt follows
+	var next bool   // the test holds exactly when another attempt follows
 	switch {
-	case op == token.LSS && t == b.off-1, op == token.LEQ && t == b.off-2, op == token.NEQ && t == b.off-1:
+	// Counting up, another attempt follows when i < B-1; the last is
+	// i == B-1.
+	case up && (op == token.LSS && t == b.off-1 || op == token.LEQ && t == b.off-2 || op == token.NEQ && t == b.off-1):
 		next = true
-	case op == token.GEQ && t == b.off-1, op == token.GTR && t == b.off-2, op == token.EQL && t == b.off-1:
+	case up && (op == token.GEQ && t == b.off-1 || op == token.GTR && t == b.off-2 || op == token.EQL && t == b.off-1):
+		next = false
+	// Counting down to a condition r > L, another follows when r > L+1;
+	// the last is r == L+1.
+	case down && (op == token.GTR && t == b.off+1 || op == token.GEQ && t == b.off+2 || op == token.NEQ && t == b.off+1):
+		next = true
+	case down && (op == token.LEQ && t == b.off+1 || op == token.LSS && t == b.off+2 || op == token.EQL && t == b.off+1):
 		next = false
 	default:
 		return nil, false
@@ -1690,12 +1706,37 @@ func (f *flow) lastTest(x, y ast.Expr, op token.Token, st state, want bool) ([]s
 }
 
 // nextAttemptTest returns the source form of the test that another
-// attempt follows, for a header headerBound reads: the counter plus one
-// compared with the header's bound as the header compares the counter.
+// attempt follows, for a header headerBound or headerCountdown reads: the
+// counter's next value compared with the header's bound as the header
+// compares the counter (i+1 < n counting up, r-1 > 0 counting down).
 func (f *flow) nextAttemptTest() string {
-	if _, ok := f.headerBound(); !ok {
-		return ""
+	if _, ok := f.headerBound(); ok {
+		bound, op := f.headerLimit()
+		return f.l.counter.Name() + "+1 " + op.String() + " " + types.ExprString(bound)
 	}
-	bound, op := f.headerLimit()
-	return f.l.counter.Name() + "+1 " + op.String() + " " + types.ExprString(bound)
+	if _, ok := f.headerCountdown(); ok {
+		c := ast.Unparen(f.l.stmt.(*ast.ForStmt).Cond).(*ast.BinaryExpr)
+		return f.l.countdown.Name() + "-1 " + c.Op.String() + " " + types.ExprString(c.Y)
+	}
+	return ""
+}
+
+// headerCountdown reads a header that counts its counter down to a bound
+// the loop does not change (for r := n; r > 0; r-- or r >= 1), and returns
+// that bound as the last value the condition refuses: the loop's last
+// attempt is made with the counter one above it.
+func (f *flow) headerCountdown() (linear, bool) {
+	s, ok := f.l.stmt.(*ast.ForStmt)
+	if !ok || f.l.countdown == nil || f.assigns(f.l.countdown) {
+		return linear{}, false
+	}
+	c, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || (c.Op != token.GTR && c.Op != token.GEQ) || f.a.objOf(c.X) != f.l.countdown || !f.invariant(c.Y) {
+		return linear{}, false
+	}
+	b := f.a.linearOf(c.Y)
+	if c.Op == token.GEQ {
+		b.off--
+	}
+	return b, true
 }

@@ -897,9 +897,9 @@ func (f *flow) transfer(n ast.Node, st state) state {
 			st.vals[i] = bUnknown
 			if n.Tok == token.INC {
 				st.vals[i] = bAdvanced
-				if fs, ok := f.l.stmt.(*ast.ForStmt); last && ok && fs.Post == n {
-					st.vals[i] = bPastEnd
-				}
+			}
+			if fs, ok := f.l.stmt.(*ast.ForStmt); last && ok && fs.Post == n {
+				st.vals[i] = bPastEnd // counting up or down
 			}
 		}
 	}

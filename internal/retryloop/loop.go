@@ -21,8 +21,11 @@ type loop struct {
 	body    *ast.BlockStmt
 	label   *types.Label // the loop's label, if any
 	counter types.Object // the counted variable (i in for i := 0; i < n; i++), if any
-	cond    ast.Expr     // the loop condition, if any
-	fn      ast.Node     // the enclosing function
+	// countdown is the variable a for statement's post statement counts
+	// down (r in for r := n; r > 0; r--), if any.
+	countdown types.Object
+	cond      ast.Expr // the loop condition, if any
+	fn        ast.Node // the enclosing function
 
 	// A range over a slice or array: a candidate failover.
 	over  types.Object // the element variable (or the index, when there is no element)
@@ -73,6 +76,9 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	case *ast.ForStmt:
 		l.body, l.cond = s.Body, s.Cond
 		l.counter = a.forCounter(s)
+		if post, ok := s.Post.(*ast.IncDecStmt); ok && post.Tok == token.DEC {
+			l.countdown = a.objOf(post.X)
+		}
 		if v, call := a.picker(s); v != nil && a.isEndpoint(v) {
 			l.over, l.picker = v, call
 		} else if v != nil {
@@ -928,6 +934,9 @@ func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 		}
 	}
 	if v, ok := l.counter.(*types.Var); ok {
+		f.track(v)
+	}
+	if v, ok := l.countdown.(*types.Var); ok {
 		f.track(v)
 	}
 	rel := a.relevant(l)

@@ -130,8 +130,9 @@ type Loop struct {
 	Next NextIteration
 	// NextAttempt is a condition, in source form, that holds at a point
 	// of the body exactly when the header allows another attempt after
-	// this one (i+1 < n for for i := 0; i < n; i++), in the form lastTest
-	// reads; "" when the header is not one headerBound reads.
+	// this one (i+1 < n for for i := 0; i < n; i++, r-1 > 0 for for r :=
+	// n; r > 0; r--), in the form lastTest reads; "" when the header is
+	// not one headerBound or headerCountdown reads.
 	NextAttempt string
 	// RetryTest is a condition, in source form, that holds at the top of
 	// the body exactly on the iterations after the first: attempt > 0

@@ -140,6 +140,10 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{spool: fake{d}}
 			return "", s.Requeue(1, 4)
 		}},
+		{Name: "Page", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{pager: fake{d}}
+			return "", s.Page()
+		}},
 		{Name: "Drain", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{queue: fake{d}}
 			return "", s.Drain(1, 4)

@@ -83,6 +83,50 @@ func statusSwitch(c *http.Client) (*http.Response, error) {
 	return nil, errors.New("inventory unavailable")
 }
 
+// A counter that counts down: another attempt follows while r-1 > 0.
+func countdown(ctx context.Context, c *Client) error {
+	var err error
+	for r := 3; r > 0; r-- { // want `attempt=c\.Call failures=error unguarded=error meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed exit=r > 0 on no header another-attempt-if=r-1 > 0 \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Its guard asks only when another attempt follows: no failure goes
+// unguarded, the last one needs none.
+func countdownGuarded(ctx context.Context, c *Client, b *budget.Budget) error {
+	var err error
+	for r := 3; r >= 1; r-- { // want `attempt=c\.Call failures=error meet=before if r-1 >= 1 && !b\.TryRetry\(\) \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) guard=b\.TryRetry \(on failure\) wait=time\.Sleep fixed exit=r >= 1 on no header another-attempt-if=r-1 >= 1 \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		if r-1 >= 1 && !b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Its look-alike asks only while two more attempts may follow: the
+// failure before the last attempt goes round unguarded.
+func countdownShort(ctx context.Context, c *Client, b *budget.Budget) error {
+	var err error
+	for r := 3; r > 0; r-- { // want `attempt=c\.Call failures=error unguarded=error meet=before if r-2 > 0 && !b\.TryRetry\(\) \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) guard=b\.TryRetry \(on failure\) wait=time\.Sleep fixed exit=r > 0 on no header another-attempt-if=r-1 > 0 \[3 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		if r-2 > 0 && !b.TryRetry() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
 // A guarded loop: the budget is asked after a failure, before the wait;
 // no failure goes unguarded.
 func guarded(ctx context.Context, c *Client, b *budget.Budget) error {

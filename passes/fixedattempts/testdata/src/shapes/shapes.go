@@ -35,6 +35,7 @@ type Service struct {
 	queue     Inventory
 	relay     Inventory
 	spool     Inventory
+	pager     Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -464,4 +465,16 @@ func (s *Service) Requeue(start, max int) error {
 		last = err
 	}
 	return fmt.Errorf("requeue: %w", last)
+}
+
+// A counter that counts down: the guard asks the budget only when the
+// header allows another attempt (retries-1 > 0), never after the last.
+func (s *Service) Page() (err error) {
+	for retries := 3; retries > 0; retries-- { // want `up to 3 attempts`
+		if err = s.pager.Reserve(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return fmt.Errorf("page: %w", err)
 }
