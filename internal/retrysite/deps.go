@@ -28,9 +28,30 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 		if !ok {
 			return Dep{}
 		}
-		return a.rootDep(sel.X)
+		return a.rootDep(chainRoot(a.pass.TypesInfo, sel.X))
 	}
 	return funcDep(fn)
+}
+
+// chainRoot returns the receiver a chain of method calls starts from:
+// kv for kv.Txn(ctx).If(cmp).Then(op), whose calls each return one value
+// (a builder of the request the last call sends); x itself otherwise.
+func chainRoot(info *types.Info, x ast.Expr) ast.Expr {
+	for {
+		call, ok := unparen(x).(*ast.CallExpr)
+		if !ok {
+			return x
+		}
+		sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+		fn := typesx.Callee(info, call)
+		if !ok || fn == nil || typesx.RecvName(fn) == "" && !typesx.IsInterfaceMethod(fn) {
+			return x
+		}
+		if sig, ok := fn.Type().(*types.Signature); !ok || sig.Results().Len() != 1 {
+			return x
+		}
+		x = sel.X
+	}
 }
 
 // funcDep is the dependency of a package-level function: its package.

@@ -28,7 +28,9 @@
 // For each site it records the attempt bound, the backoff, the budget guard
 // if any, the code run once per attempt (Site.PerAttempt), and the
 // dependency each attempt targets (Dep: a host, a package, a variable, a
-// field); for loops, Loop says what the definition found (the
+// field; a method call's is its receiver's, and a receiver built by a
+// chain of one-result method calls, kv.Txn(ctx).If(cmp).Commit(), is the
+// chain's first receiver's); for loops, Loop says what the definition found (the
 // attempt, the kinds of failure that reach the next attempt, where the
 // failing paths meet, the guards). Sites.Deps refines the dependencies
 // into the ones the passes trust: sharedbudget groups by them and

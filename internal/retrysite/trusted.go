@@ -407,6 +407,10 @@ func (d *Deps) expr(e ast.Expr, depth int) Dep {
 			return varDep(d.pass.Fset, v)
 		}
 	case *ast.CallExpr:
+		// kv.Txn(ctx).If(cmp): the chain's receiver's.
+		if r := chainRoot(info, x); r != x {
+			return d.expr(r, depth+1)
+		}
 		// pb.NewInventoryClient(conn): the stub's dependency is the conn's.
 		fn, _ := typeutil.Callee(info, x).(*types.Func)
 		if fn == nil || typesx.RecvName(fn) != "" || len(x.Args) != 1 || !strings.HasPrefix(fn.Name(), "New") || !strings.HasSuffix(fn.Name(), "Client") {

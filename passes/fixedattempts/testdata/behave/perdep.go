@@ -18,6 +18,13 @@ type fake struct{ d *rlbehave.Dep }
 func (f fake) Put(ctx context.Context, v string) error { return f.d.Call() }
 func (f fake) Ping(ctx context.Context) error          { return f.d.Call() }
 
+// kvFake adapts a fake dependency to KV and Txn: Commit calls it.
+type kvFake struct{ d *rlbehave.Dep }
+
+func (f kvFake) Txn(ctx context.Context) Txn { return f }
+func (f kvFake) If(cmp string) Txn           { return f }
+func (f kvFake) Commit() error               { return f.d.Call() }
+
 // healthy is the dependency that never fails.
 var healthy = &rlbehave.Dep{Mode: rlbehave.Healthy}
 
@@ -43,6 +50,13 @@ func BehaveCases() []rlbehave.Case {
 				return "", err
 			}
 			return "", s.Reserve(ctx, "x")
+		}},
+		{Name: "Put", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			l := &Leases{kv: kvFake{d}, locks: kvFake{healthy}}
+			if err := l.Lock(ctx, "k"); err != nil {
+				return "", err
+			}
+			return "", l.Put(ctx, "k")
 		}},
 		{Name: "Check", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Shop{inventory: fake{healthy}, orders: fake{d}}

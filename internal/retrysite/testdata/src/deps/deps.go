@@ -260,3 +260,40 @@ func (c *RESTClient) resolvedURL(ctx context.Context, ref string) error {
 	}
 	return err
 }
+
+// A request built by a chain of methods, each returning one value: the
+// dependency is the receiver the chain starts from.
+type KV interface {
+	Txn(ctx context.Context) Txn
+}
+
+type Txn interface {
+	If(cmp string) Txn
+	Commit() (string, error)
+}
+
+type Leases struct{ kv KV }
+
+func (l *Leases) chain(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=field:kv trusted=field:kv budget=field:kv`
+		if _, err = l.kv.Txn(ctx).If("x").Commit(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alike: a chain that starts from a function of a package names no
+// receiver: the dependency is not known.
+func openTxn(ctx context.Context) Txn { return nil }
+
+func (l *Leases) fromFunc(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=other: trusted=other: budget=other:`
+		if _, err = openTxn(ctx).If("x").Commit(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
