@@ -558,7 +558,99 @@ func (li *loopInfo) usedOutside() map[types.Object]bool {
 // condition or its range: a count, a clock, or the end of a list of
 // endpoints, so that what follows the loop is what the loop does after its
 // last attempt.
-func (li *loopInfo) endsByBound() bool { return li.s.Loop.HeaderBound }
+func (li *loopInfo) endsByBound() bool {
+	return li.s.Loop.HeaderBound && !li.condReadAfter()
+}
+
+// condReadAfter reports whether the function reads, after the loop, a
+// value its condition tests and its body does not assign (return "",
+// ctx.Err() after for ctx.Err() == nil; if i == n after for i = 0; i < n;
+// i++): there it tells a loop its condition ended from one a break left,
+// so a refusal that breaks would not leave the way the last attempt does.
+// What the body assigns (err in for err != nil && r < 3) holds at a
+// refusal what it holds after the last attempt: the failure. A read in a
+// call statement (a log line) decides nothing. A value is a
+// local variable or a field reached through one (c.pool), read where the
+// same selection or a longer one is (c.pool[0]). A context's method
+// (ctx.Err()) tests the context, which ends with no assignment; another
+// method's receiver (c.MaxRetries()) is not taken for a value it tests.
+func (li *loopInfo) condReadAfter() bool {
+	fs, ok := li.s.Node.(*ast.ForStmt)
+	if !ok || fs.Cond == nil {
+		return false
+	}
+	info := li.pass.TypesInfo
+	// chain renders a local variable, or a selection of fields from one.
+	var chain func(e ast.Expr) string
+	chain = func(e ast.Expr) string {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && !v.IsField() && v.Parent() != v.Pkg().Scope() {
+				return x.Name
+			}
+			if v, ok := info.Defs[x].(*types.Var); ok && !v.IsField() {
+				return x.Name
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				if c := chain(x.X); c != "" {
+					return c + "." + x.Sel.Name
+				}
+			}
+		}
+		return ""
+	}
+	tested := map[string]bool{}
+	ast.Inspect(fs.Cond, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			if s, ok := info.Selections[sel]; ok && s.Kind() == types.MethodVal && !typesx.IsNamed(s.Recv(), "context", "Context") {
+				return false // c.MaxRetries(): a method of the configuration
+			}
+		}
+		if c := chain(e); c != "" {
+			tested[c] = true
+			return false
+		}
+		return true
+	})
+	ast.Inspect(fs.Body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs = n.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{n.X}
+		}
+		for _, e := range lhs {
+			if c := chain(e); c != "" {
+				for t := range tested {
+					if t == c || strings.HasPrefix(t, c+".") {
+						delete(tested, t)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(tested) == 0 {
+		return false
+	}
+	read := false
+	ast.Inspect(li.fnBody, func(n ast.Node) bool {
+		if _, ok := n.(*ast.ExprStmt); ok {
+			return false // a call made for its effect (a log line) decides nothing
+		}
+		if e, ok := n.(ast.Expr); ok && e.Pos() > fs.End() && tested[chain(e)] {
+			read = true
+		}
+		return !read
+	})
+	return read
+}
 
 func callee(pass *analysis.Pass, c *ast.CallExpr) *types.Func {
 	fun := ast.Unparen(c.Fun)

@@ -140,6 +140,22 @@ func BehaveCases() []rlbehave.Case {
 			s := &Service{spool: fake{d}}
 			return "", s.Requeue(1, 4)
 		}},
+		// It gives up only when its context ends; a refusal returns the
+		// last attempt's error.
+		{Name: "Acquire", Modes: down, Refused: map[rlbehave.Mode]string{rlbehave.Down: regexp.QuoteMeta(rlbehave.ErrDown.Error())}, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{leases: fake{d}}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			defer cancel()
+			return s.Acquire(ctx)
+		}},
+		{Name: "Dial", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{dialer: fake{d}}
+			return "", s.Dial()
+		}},
+		{Name: "Redial", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{redialer: fake{d}}
+			return "", s.Redial()
+		}},
 		{Name: "Page", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{pager: fake{d}}
 			return "", s.Page()

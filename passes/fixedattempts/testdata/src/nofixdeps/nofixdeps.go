@@ -6,6 +6,7 @@ package nofixdeps
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -163,4 +164,24 @@ func retrying(n int) func(run func() error) error {
 		}
 		return err
 	}
+}
+
+// Prober is a dependency.
+type Prober interface{ Probe() error }
+
+// The code after the loop tells success from giving up by the counter: a
+// refusal that broke out would be taken for a success, and one that
+// returned the failure would not return what giving up returns.
+func probe(p Prober) error {
+	var i int
+	for i = 0; i < 3; i++ { // want `up to 3 attempts`
+		if err := p.Probe(); err == nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if i == 3 {
+		return errors.New("probe: unavailable")
+	}
+	return nil
 }

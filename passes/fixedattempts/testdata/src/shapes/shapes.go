@@ -36,6 +36,10 @@ type Service struct {
 	relay     Inventory
 	spool     Inventory
 	pager     Inventory
+	leases    Inventory
+	slots     Inventory
+	dialer    Inventory
+	redialer  Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -478,3 +482,62 @@ func (s *Service) Page() (err error) {
 	}
 	return fmt.Errorf("page: %w", err)
 }
+
+// A loop its context bounds, whose code after it returns the context's
+// error: a break would return a nil error with no answer, so a refusal
+// returns the failure instead.
+func (s *Service) Acquire(ctx context.Context) (string, error) {
+	for ctx.Err() == nil { // want `bounded only by time`
+		v, err := s.leases.Get()
+		if err == nil {
+			return v, nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return "", ctx.Err()
+}
+
+// Its look-alike returns nothing: a refusal breaks out, as the context
+// ending would.
+func (s *Service) Release(ctx context.Context) {
+	for ctx.Err() == nil { // want `bounded only by time`
+		if err := s.slots.Reserve(); err == nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// The code after the loop reads its counter in a log line only: a
+// refusal breaks out, and the summary after the loop still runs.
+func (s *Service) Dial() error {
+	var last error
+	attempt := 0
+	for attempt = 0; attempt < 3; attempt++ { // want `up to 3 attempts`
+		if last = s.dialer.Reserve(); last == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	log.Printf("dial: failed after %d attempts", attempt)
+	return fmt.Errorf("dial: %w", last)
+}
+
+
+// The condition asks a method of the service for the count, and the code
+// after the loop reads the service: that is no test of how the loop
+// ended, so a refusal breaks out.
+func (s *Service) Redial() error {
+	var err error
+	for i := 0; i < s.tries(); i++ { // want `up to s\.tries\(\) attempts`
+		if err = s.redialer.Reserve(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return s.wrap(err)
+}
+
+func (s *Service) tries() int { return 3 }
+
+func (s *Service) wrap(err error) error { return fmt.Errorf("redial: %w", err) }
