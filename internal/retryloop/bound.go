@@ -608,6 +608,13 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 		o := a.objOf(e)
 		return o != nil && (o == l.counter || a.countedIn(l, o, token.INC) || a.countedIn(l, o, token.DEC))
 	}
+	// What is left of a limit, worked out in the body (remain := n - i;
+	// if remain <= 0): the counter compared with the limit (i >= n).
+	if c, lim := a.remainder(l, f, x); c != nil && counted(c) {
+		if k, isConst := a.intConst(y); isConst && k == 0 {
+			x, y, op = c, lim, flip(op)
+		}
+	}
 	// The counter may be compared with an offset (attempt+1 >= 3, 3 <=
 	// attempt+1): counter+shift op y is counter op y-shift.
 	xb, shift := a.Linear(x)
@@ -682,6 +689,28 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 		return b, true
 	}
 	return Bound{}, false
+}
+
+// remainder reads x as a local the loop's body assigns once, to a limit
+// the loop does not change less a counter (remain := c.RetryMax - i), and
+// returns the counter and the limit; nils otherwise.
+func (a *Definer) remainder(l *loop, f *flow, x ast.Expr) (counter, limit ast.Expr) {
+	v, ok := a.objOf(x).(*types.Var)
+	if !ok {
+		return nil, nil
+	}
+	defs := a.defsInLoop(l, v)
+	if len(defs) != 1 || defs[0].compound {
+		return nil, nil
+	}
+	b, ok := unparen(defs[0].rhs).(*ast.BinaryExpr)
+	if !ok || b.Op != token.SUB || !f.invariant(b.X) {
+		return nil, nil
+	}
+	if _, ok := unparen(b.Y).(*ast.Ident); !ok {
+		return nil, nil
+	}
+	return unparen(b.Y), b.X
 }
 
 // initialValue returns the constant a counter starts at before the loop,

@@ -264,6 +264,42 @@ func decrement(ctx context.Context, c *Client, retries int) error {
 	return err
 }
 
+// What is left of the limit, worked out in the body: remain <= 0 is
+// i >= max.
+func remaining(ctx context.Context, c *Client, max int) error {
+	var err error
+	for i := 0; ; i++ { // want `loop \[max\+1 attempts\]`
+		if err = c.Put(ctx, "k", "v"); err == nil {
+			return nil
+		}
+		remain := max - i
+		if remain <= 0 {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Its look-alike takes from the limit what is no counter (the attempt's
+// size): the loop has no count.
+func remainingSize(ctx context.Context, c *Client, max int) error {
+	var err error
+	for i := 0; ; i++ { // want `loop \[unknown bound\]`
+		var v string
+		if v, err = c.Get(ctx, "k"); err == nil {
+			return nil
+		}
+		n := len(v)
+		remain := max - n
+		if remain <= 0 {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
 // The for statement's counter compared with a variable limit.
 func limit(ctx context.Context, c *Client, retry int) error {
 	var err error
