@@ -564,16 +564,20 @@ func (a *Definer) resultsErrCarrier(call *ast.CallExpr) bool {
 	return false
 }
 
-// carriesError reports whether values of t hold an error in a field named
-// err or Err, or have a method Err() error.
+// carriesError reports whether values of t, a named struct or a pointer
+// to one, hold an error in a field named err or Err, or have a method
+// Err() error.
 func carriesError(t types.Type, from *types.Package) bool {
-	p, ok := t.(*types.Pointer)
+	elem := t
+	if p, ok := t.(*types.Pointer); ok {
+		elem = p.Elem()
+	}
+	n, ok := types.Unalias(elem).(*types.Named)
 	if !ok {
 		return false
 	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok {
-		return false
+	if _, isStruct := n.Underlying().(*types.Struct); !isStruct && elem == t {
+		return false // an interface value with an Err method: a context, not an answer
 	}
 	if st, ok := n.Underlying().(*types.Struct); ok {
 		for fld := range st.Fields() {

@@ -101,6 +101,55 @@ func (n *txNode) exec(ctx context.Context, cmds []string) *txOutcome {
 
 func (n *txNode) write(ctx context.Context, cmds []string) error { return nil }
 
+// pingOutcome is an outcome returned by value.
+type pingOutcome struct {
+	kind txKind
+	err  error
+}
+
+func (n *txNode) ping(ctx context.Context) pingOutcome {
+	if err := n.write(ctx, nil); err != nil {
+		return pingOutcome{kind: txConnFailed, err: err}
+	}
+	return pingOutcome{kind: txOK}
+}
+
+// The outcome's kind, of a value returned by value, says how it went.
+func pingUntilOK(ctx context.Context, n *txNode) error {
+	for attempt := 0; attempt < 3; attempt++ { // want `loop \[3 attempts\] delay=fixed dep=n`
+		if out := n.ping(ctx); out.kind == txOK {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errGaveUp
+}
+
+// pingTally is a value with no error in it.
+type pingTally struct {
+	kind txKind
+	n    int
+}
+
+func (n *txNode) count(ctx context.Context) pingTally {
+	if err := n.write(ctx, nil); err != nil {
+		return pingTally{kind: txConnFailed}
+	}
+	return pingTally{kind: txOK, n: 1}
+}
+
+// Its look-alike: the value carries no error, so the call says nothing
+// of a failure, and the loop is none.
+func countUntilOK(ctx context.Context, n *txNode) int {
+	for attempt := 0; attempt < 3; attempt++ {
+		if t := n.count(ctx); t.kind == txOK {
+			return t.n
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0
+}
+
 // Success told by an outcome kind: the attempt returns a classification,
 // not a nil error.
 func txPipeline(ctx context.Context, n *txNode, cmds []string, max int) error {
