@@ -98,7 +98,8 @@
 //     what earlier iterations did. A request rebuilt each iteration from
 //     loop-invariant values, a copy of the request (req =
 //     req.Clone(req.Context())), a handle looked up again, the attempt's number
-//     handed on (also a count that starts again from the constant it was
+//     handed on (also in a field of an argument struct, req{attempt: i,
+//     last: err}, and a count that starts again from the constant it was
 //     declared with, attempts = 1), the failed part of the work
 //     (toRetry), what the attempt's error says (the node a redirect
 //     names, nodeAt(movedTo(err)), or a field of the error errors.As

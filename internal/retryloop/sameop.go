@@ -230,6 +230,22 @@ func (a *Definer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 				same = false
 			}
 			return false
+		case *ast.CompositeLit:
+			// req{attempt: i, last: err}: what each field holds, the
+			// attempt's number handed on as an argument is.
+			_, isStruct := typeOf(a, n).Underlying().(*types.Struct)
+			for _, el := range n.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if !isStruct && !a.sameValue(l, f, kv.Key, depth) {
+						same = false
+					}
+					el = kv.Value
+				}
+				if !a.sameValue(l, f, el, depth) {
+					same = false
+				}
+			}
+			return false
 		case *ast.IndexExpr:
 			if l.counter != nil && typesx.Refers(a.pass.TypesInfo, n.Index, l.counter) {
 				// servers[i].Call(), dial(addrs[i%len(addrs)]): failover;

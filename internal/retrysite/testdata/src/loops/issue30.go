@@ -528,3 +528,40 @@ func dialEach(ctx context.Context, d *net.Dialer, ips []net.IP, port string) []n
 	}
 	return conns
 }
+
+// batchReq is an argument struct.
+type batchReq struct {
+	attempt int
+	last    error
+	cursor  string
+}
+
+type batcher interface {
+	Send(ctx context.Context, r batchReq) (string, error)
+}
+
+// An argument struct built from the counter and the last error: the
+// attempt's number and what the failure said, handed on: the same
+// operation.
+func sendBatch(ctx context.Context, b batcher) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\] delay=fixed dep=b`
+		if _, err = b.Send(ctx, batchReq{attempt: i, last: err}); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+// Its look-alike builds the struct from the next of a list of cursors,
+// by the counter: each iteration sends other work.
+func sendFirst(ctx context.Context, b batcher, cursors []string) error {
+	for i := 0; i < len(cursors); i++ {
+		if _, err := b.Send(ctx, batchReq{cursor: cursors[i]}); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errGaveUp
+}
