@@ -31,7 +31,7 @@ func (a *analyzer) findHelpers() {
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
-			if !exported[fd] && a.exportHelper(fd) {
+			if !exported[fd] && (a.exportHelper(fd) || a.exportPollHelper(fd)) {
 				exported[fd], changed = true, true
 			}
 		}
@@ -270,6 +270,13 @@ func (a *analyzer) findHelperCalls(seen map[*ast.CallExpr]bool) bool {
 		if f == nil || f.Op >= len(call.Args) {
 			continue
 		}
+		if f.Poll {
+			// A poll retries what its condition answers (false, nil)
+			// for after a failure: if err != nil { return false, nil }.
+			if lit := a.funcLitOf(call.Args[f.Op]); lit == nil || !a.retriesOnFailure(lit) {
+				continue
+			}
+		}
 		seen[call], found = true, true
 		s := &Site{
 			Kind:    HelperCall,
@@ -331,4 +338,179 @@ func (a *analyzer) callBound(b Bound, call *ast.CallExpr) Bound {
 	out := Bound{Kind: BoundCount, Base: a.render(arg), Offset: b.Offset, Note: b.Note}
 	out.Expr = retryapi.AddOffset(out.Base, int64(b.Offset))
 	return out
+}
+
+// exportPollHelper exports a HelperFact with Poll set for fd when it is a
+// poll helper: it takes a condition (a function parameter answering
+// (bool, error)) and calls it, directly or through a function it hands
+// the condition to, in a loop that leaves when the answer's boolean holds
+// and waits before going round. Its loop is no retry loop (its condition
+// says when it is done, not that it failed); its calls are retry sites
+// where their condition answers (false, nil) after a failure.
+func (a *analyzer) exportPollHelper(fd *ast.FuncDecl) bool {
+	fn, ok := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		p := params.At(i)
+		if !isCondition(p.Type()) {
+			continue
+		}
+		var bound Bound
+		found := false
+		astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			var body *ast.BlockStmt
+			switch l := n.(type) {
+			case *ast.ForStmt:
+				body = l.Body
+			case *ast.RangeStmt:
+				body = l.Body
+			default:
+				return true
+			}
+			if a.pollsCondition(body, p) && a.waitsIn(body) {
+				found, bound = true, a.pollBound(n)
+			}
+			return !found
+		})
+		if !found {
+			continue
+		}
+		f := &HelperFact{Op: i, Budget: -1, Bound: bound, Backoff: Backoff{Delay: SomeDelay}, Poll: true}
+		a.pass.ExportObjectFact(fn, f)
+		a.helperFuncs[fn] = f
+		return true
+	}
+	return false
+}
+
+// isCondition reports whether t is a function type whose results are a
+// boolean and an error.
+func isCondition(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() != 2 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool && typesx.IsError(sig.Results().At(1).Type())
+}
+
+// pollsCondition reports whether body calls the condition p (or a
+// function it hands p to, with p's results) for its answer (ok, err), and
+// leaves the loop on a test of ok: if ok { return nil }, or err != nil ||
+// ok.
+func (a *analyzer) pollsCondition(body *ast.BlockStmt, p *types.Var) bool {
+	var done types.Object
+	astx.InspectNoLit(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || done != nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			return done == nil
+		}
+		call, ok := unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !a.callsCondition(call, p) {
+			return true
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			done = a.pass.TypesInfo.ObjectOf(id)
+		}
+		return done == nil
+	})
+	if done == nil {
+		return false
+	}
+	leaves := false
+	astx.InspectNoLit(body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || leaves {
+			return !leaves
+		}
+		if typesx.Refers(a.pass.TypesInfo, ifs.Cond, done) && len(ifs.Body.List) > 0 {
+			switch st := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+			case *ast.ReturnStmt:
+				leaves = true
+			case *ast.BranchStmt:
+				leaves = st.Tok == token.BREAK
+			}
+		}
+		return !leaves
+	})
+	return leaves
+}
+
+// callsCondition reports whether call calls p, or a function of the
+// package that takes p and answers as p does (runCondition(p)).
+func (a *analyzer) callsCondition(call *ast.CallExpr, p *types.Var) bool {
+	if a.objOf(call.Fun) == p {
+		return true
+	}
+	fn := a.callee(call)
+	if fn == nil || fn.Pkg() != a.pass.Pkg || !isCondition(fn.Type()) && !returnsCondition(fn) {
+		return false
+	}
+	for _, x := range call.Args {
+		if a.objOf(x) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsCondition reports whether fn answers (bool, error).
+func returnsCondition(fn *types.Func) bool {
+	res := fn.Signature().Results()
+	if res.Len() != 2 {
+		return false
+	}
+	b, ok := res.At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool && typesx.IsError(res.At(1).Type())
+}
+
+// waitsIn reports whether body, outside function literals, waits: calls
+// time.Sleep or a sleep helper, or receives from a timer.
+func (a *analyzer) waitsIn(body *ast.BlockStmt) bool {
+	waits := false
+	astx.InspectNoLit(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := a.callee(n); fn != nil {
+				if typesx.IsFunc(fn, "time", "Sleep") {
+					waits = true
+				} else if _, ok := a.sleepers.of(fn); ok {
+					waits = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && IsTimerChan(a.pass.TypesInfo, n.X) {
+				waits = true
+			}
+		}
+		return !waits
+	})
+	return waits
+}
+
+// pollBound is the bound of a poll helper's loop: its counted header's
+// (for i := 0; i < steps; i++), else unknown.
+func (a *analyzer) pollBound(loop ast.Node) Bound {
+	fs, ok := loop.(*ast.ForStmt)
+	if !ok {
+		return Bound{Kind: BoundUnknown}
+	}
+	post, ok := fs.Post.(*ast.IncDecStmt)
+	c, isBin := unparen(fs.Cond).(*ast.BinaryExpr)
+	if !ok || !isBin || post.Tok != token.INC || a.objOf(post.X) != a.objOf(c.X) || c.Op != token.LSS && c.Op != token.LEQ {
+		return Bound{Kind: BoundUnknown}
+	}
+	start := int64(0)
+	if init, ok := fs.Init.(*ast.AssignStmt); ok && len(init.Rhs) == 1 {
+		if k, ok := a.intConst(init.Rhs[0]); ok {
+			start = k
+		}
+	}
+	return a.definer.CountBound(c.Y, start, c.Op == token.LEQ)
 }

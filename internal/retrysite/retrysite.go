@@ -15,7 +15,15 @@
 //     HelperFact, also across packages; or a function literal that does,
 //     held by a local variable given no other value (exec := func(run
 //     func() (bool, error)) error { for ... }), whose calls are the
-//     helper's calls (Site.Holder; no fact: no other package calls it).
+//     helper's calls (Site.Holder; no fact: no other package calls it);
+//   - a call of a poll helper (HelperFact.Poll) whose condition answers
+//     (false, nil) after a failure (if err != nil { return false, nil }):
+//     a function that calls its condition parameter (done bool, err
+//     error), or one it hands the condition to, in a loop that leaves
+//     when done holds and waits before going round (a copy of k8s's
+//     wait.ExponentialBackoff). The helper's loop is no retry loop (its
+//     condition says it is not done yet, not that it failed); only such
+//     calls are retries, as for the library's own wait functions.
 //
 // Facts (helpers, budget checks, polarities, sleep helpers, waits) count
 // between the packages of one module, and between the main modules of a
@@ -351,6 +359,11 @@ type HelperFact struct {
 	// Backoff is the wait the helper makes between attempts: a call of
 	// the helper waits as its retry site does.
 	Backoff Backoff
+	// Poll says the helper calls its condition (Op, answering (done
+	// bool, err error)) again after a wait while it answers (false, nil),
+	// as k8s's wait.ExponentialBackoff does: a poll, which retries only
+	// the calls whose condition answers so after a failure.
+	Poll bool
 }
 
 func (*HelperFact) AFact() {}
@@ -368,6 +381,9 @@ func (f *HelperFact) String() string {
 	}
 	if f.Exempt {
 		s += ", conflicts only"
+	}
+	if f.Poll {
+		s += ", poll"
 	}
 	if f.Backoff.Delay != NoDelay || f.Backoff.Jitter {
 		s += ", " + f.Backoff.String()

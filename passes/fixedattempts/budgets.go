@@ -77,6 +77,7 @@ const (
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
 	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
 	whyMethod   = "no fix: the retry helper is a method of an exported type, which an interface of another package may name: a budget parameter would break it"
+	whyPoll     = "no fix: the condition answers (false, nil) after a failure, which the poll helper retries: make it return the error once a retry budget refuses (if !b.TryRetry() { return false, err })"
 	whyFailover = "no fix: a budget in front of healthy endpoints would refuse the failover that keeps a request alive; budget the retries of the request around it instead"
 )
 

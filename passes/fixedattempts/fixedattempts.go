@@ -66,6 +66,14 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	fx := newFixer(pass, cfg, sites, reported)
 	for _, s := range sites {
 		if s.Kind == retrysite.HelperCall {
+			if s.Helper.Poll {
+				// A poll helper has no retry loop of its own: its calls
+				// that poll a failure are the retries.
+				if s.Guard == nil && s.Exempt == "" {
+					report(pass, fx, s)
+				}
+				continue
+			}
 			// A helper's loop is reported where it is; a call only when
 			// the helper takes a budget and the call gives it none.
 			if s.Exempt == "" && noBudget(pass, s) {
@@ -101,7 +109,11 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		subject = s.API
 	}
 	helper := ""
-	if s.Helper != nil {
+	if s.Kind == retrysite.HelperCall && s.Helper.Poll {
+		// exponentialBackoff(b, cond), whose cond answers (false, nil)
+		// after a failure.
+		subject = "poll helper " + s.API + ", whose condition goes round on a failure,"
+	} else if s.Helper != nil {
 		helper = funcName(s.Func)
 		if s.Holder != nil {
 			helper = s.Holder.Name()
@@ -241,6 +253,8 @@ func suggest(pass *analysis.Pass, fx *fixer, s *retrysite.Site) *analysis.Sugges
 		return quotaFix(pass, file, s)
 	case s.Kind == retrysite.Loop:
 		return fx.loopFix(file, s)
+	case s.Kind == retrysite.HelperCall && s.Helper.Poll:
+		return fx.decline(s, whyPoll)
 	case s.Kind == retrysite.Library:
 		if fix := fx.httpLibraryFix(file, s); fix != nil {
 			return fix

@@ -15,7 +15,7 @@ import (
 
 func TestFixedAttempts(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
-	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix", "calldeps", "exported/outside")
+	analysistest.Run(t, dir, fixedattempts.Analyzer, "loops", "libs", "negative", "nofix", "helpers", "nofixdeps", "libnofix", "calldeps", "exported/outside", "polls")
 }
 
 func TestFixes(t *testing.T) {
