@@ -277,6 +277,12 @@
 //   - Logging in a fix's refusal path: a call whose name starts with
 //     Print, Log, Debug, Info, Warn or Trace is harmless
 //     (fixedattempts' isLog).
+//   - Where a refusal breaks out of a loop its condition bounds: of the
+//     condition's method calls, only a context.Context's (ctx.Err())
+//     tests a value that changes with no assignment; another method's
+//     receiver (c.MaxRetries()) is not read as a test of how the loop
+//     ended (fixedattempts' condReadAfter). A type, not a name, but a
+//     rule all the same.
 package retryloop
 
 import (
