@@ -654,6 +654,13 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 			return Bound{}, false
 		}
 		cb := a.CountBound(y, shift-extra, false)
+		if cb.Kind == BoundCount {
+			if reset := a.resetIn(l, obj); reset != nil {
+				// attempts = 1 on the way round: the count starts
+				// again, and the limit bounds nothing.
+				return Bound{Kind: Unbounded, Note: a.render(reset.Lhs[0]) + " = " + a.render(reset.Rhs[0]) + " starts its count again"}, true
+			}
+		}
 		return cb, cb.Kind == BoundCount
 	case a.countedIn(l, obj, token.DEC):
 		n, ok := a.intConst(y)
@@ -689,6 +696,59 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 		return b, true
 	}
 	return Bound{}, false
+}
+
+// resetIn returns the assignment in the loop's body that gives the
+// counter obj a constant again (attempts = 1), if there is one.
+func (a *Definer) resetIn(l *loop, obj types.Object) *ast.AssignStmt {
+	v, ok := obj.(*types.Var)
+	if !ok {
+		return nil
+	}
+	for _, d := range a.defsInLoop(l, v) {
+		as, ok := d.node.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || d.compound || len(as.Lhs) != 1 {
+			continue
+		}
+		if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Post == as {
+			continue
+		}
+		if _, ok := a.intConst(d.rhs); ok && !leavesAfter(l.body, as) {
+			return as
+		}
+	}
+	return nil
+}
+
+// leavesAfter reports whether the statement list of body that holds st
+// ends by leaving (return, break): a reset there starts no count again.
+func leavesAfter(body *ast.BlockStmt, st ast.Stmt) bool {
+	leaves := false
+	check := func(list []ast.Stmt) {
+		for _, x := range list {
+			if x != st {
+				continue
+			}
+			switch last := list[len(list)-1].(type) {
+			case *ast.ReturnStmt:
+				leaves = true
+			case *ast.BranchStmt:
+				leaves = last.Tok == token.BREAK || last.Tok == token.GOTO
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			check(n.List)
+		case *ast.CaseClause:
+			check(n.Body)
+		case *ast.CommClause:
+			check(n.Body)
+		}
+		return true
+	})
+	return leaves
 }
 
 // remainder reads x as a local the loop's body assigns once, to a limit

@@ -108,6 +108,44 @@ func runFrom(ctx context.Context, call func(context.Context) error, progressed f
 	}
 }
 
+// A count with a limit that starts again on the way round: the limit
+// bounds nothing.
+func runCounted(ctx context.Context, call func(context.Context) error, progressed func() bool) error {
+	attempts := 1
+	for { // want `loop \[unbounded\] delay=fixed`
+		err := call(withAttempt(ctx, attempts))
+		if err == nil {
+			return nil
+		}
+		if progressed() {
+			attempts = 1
+		}
+		if attempts >= 3 {
+			return err
+		}
+		attempts++
+		time.Sleep(time.Second)
+	}
+}
+
+// Look-alike: the count starts again only on the way out, so the limit
+// still bounds the attempts.
+func runCountedOut(ctx context.Context, call func(context.Context) error) error {
+	attempts := 1
+	for { // want `loop \[3 attempts\] delay=fixed`
+		err := call(withAttempt(ctx, attempts))
+		if err == nil {
+			attempts = 1
+			return nil
+		}
+		if attempts >= 3 {
+			return err
+		}
+		attempts++
+		time.Sleep(time.Second)
+	}
+}
+
 // ---- A verdict kept in a variable that says retry ----
 
 // retryCond is a condition of the caller's: nothing says what it holds for.
