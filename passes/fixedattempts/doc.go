@@ -65,14 +65,23 @@
 // Not reported: k8s retry.RetryOnConflict (it retries optimistic-concurrency
 // conflicts, never an outage), go-retry operations that never mark an error
 // retryable, and calls of the project's own retry helpers (the helper's own
-// loop is reported once, where it is written) that pass no nil budget.
+// loop is reported once, where it is written) that pass no nil budget. A
+// poll helper of the module (a copy of k8s's wait.ExponentialBackoff) has
+// no retry loop of its own: each call whose condition answers (false,
+// nil) after a failure is reported where it is, with no fix (the
+// condition would have to return the failure once a budget refuses, which
+// its related line says).
 //
 // Fixes:
 //   - a retry loop with a budget for its dependency in scope (a field,
 //     variable or parameter of a budget type) gets the guard on its failure
 //     path (at the top of the body when the paths meet only at its head,
 //     or when the first attempt is made before the loop), and a deposit
-//     before the first attempt for the budget package's Budget;
+//     before the first attempt for the budget package's Budget. A refusal
+//     breaks out of a loop its condition bounds only where nothing after
+//     the loop reads what the condition tested (return "", ctx.Err()
+//     after for ctx.Err() == nil would return no error; if i == n would
+//     take the refusal for a success); there it returns the failure;
 //   - a loop that sends one request variable throughout, whose host the
 //     code does not name, gets the budget of the request's host from a
 //     registry (hostBudgets.For(req.URL.Host)), where the package can
