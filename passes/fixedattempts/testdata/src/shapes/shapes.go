@@ -523,7 +523,6 @@ func (s *Service) Dial() error {
 	return fmt.Errorf("dial: %w", last)
 }
 
-
 // The condition asks a method of the service for the count, and the code
 // after the loop reads the service: that is no test of how the loop
 // ended, so a refusal breaks out.
