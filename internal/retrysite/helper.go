@@ -402,8 +402,9 @@ func isCondition(t types.Type) bool {
 
 // pollsCondition reports whether body calls the condition p (or a
 // function it hands p to, with p's results) for its answer (ok, err), and
-// leaves the loop on a test of ok: if ok { return nil }, or err != nil ||
-// ok.
+// leaves the loop on a test that holds when ok does: if ok { return nil },
+// or err != nil || ok (if !ok { return } leaves when it is not done: no
+// poll).
 func (a *analyzer) pollsCondition(body *ast.BlockStmt, p *types.Var) bool {
 	var done types.Object
 	astx.InspectNoLit(body, func(n ast.Node) bool {
@@ -429,7 +430,7 @@ func (a *analyzer) pollsCondition(body *ast.BlockStmt, p *types.Var) bool {
 		if !ok || leaves {
 			return !leaves
 		}
-		if typesx.Refers(a.pass.TypesInfo, ifs.Cond, done) && len(ifs.Body.List) > 0 {
+		if a.holdsWhenDone(ifs.Cond, done) && len(ifs.Body.List) > 0 {
 			switch st := ifs.Body.List[len(ifs.Body.List)-1].(type) {
 			case *ast.ReturnStmt:
 				leaves = true
@@ -442,6 +443,18 @@ func (a *analyzer) pollsCondition(body *ast.BlockStmt, p *types.Var) bool {
 	return leaves
 }
 
+// holdsWhenDone reports whether cond holds whenever done does: done
+// itself, or a disjunction with done among its terms (err != nil || ok).
+func (a *analyzer) holdsWhenDone(cond ast.Expr, done types.Object) bool {
+	switch c := unparen(cond).(type) {
+	case *ast.Ident:
+		return a.pass.TypesInfo.Uses[c] == done
+	case *ast.BinaryExpr:
+		return c.Op == token.LOR && (a.holdsWhenDone(c.X, done) || a.holdsWhenDone(c.Y, done))
+	}
+	return false
+}
+
 // callsCondition reports whether call calls p, or a function of the
 // package that takes p and answers as p does (runCondition(p)).
 func (a *analyzer) callsCondition(call *ast.CallExpr, p *types.Var) bool {
@@ -449,7 +462,7 @@ func (a *analyzer) callsCondition(call *ast.CallExpr, p *types.Var) bool {
 		return true
 	}
 	fn := a.callee(call)
-	if fn == nil || fn.Pkg() != a.pass.Pkg || !isCondition(fn.Type()) && !returnsCondition(fn) {
+	if fn == nil || fn.Pkg() != a.pass.Pkg || !isCondition(fn.Type()) {
 		return false
 	}
 	for _, x := range call.Args {
@@ -458,16 +471,6 @@ func (a *analyzer) callsCondition(call *ast.CallExpr, p *types.Var) bool {
 		}
 	}
 	return false
-}
-
-// returnsCondition reports whether fn answers (bool, error).
-func returnsCondition(fn *types.Func) bool {
-	res := fn.Signature().Results()
-	if res.Len() != 2 {
-		return false
-	}
-	b, ok := res.At(0).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool && typesx.IsError(res.At(1).Type())
 }
 
 // waitsIn reports whether body, outside function literals, waits: calls

@@ -78,4 +78,15 @@ func (s *Service) SaveAll(ctx context.Context, keys []string) error {
 	})
 }
 
+// Look-alike: a helper that leaves when the condition answers false
+// stops at the first failure: no retry.
+func (s *Service) SaveWhile(ctx context.Context, key string) error {
+	return wait.While(time.Millisecond, func() (bool, error) {
+		if err := s.store.Put(ctx, key); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
 var errUnused = errors.New("unused")

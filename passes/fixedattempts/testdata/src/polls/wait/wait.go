@@ -74,3 +74,18 @@ func Each(items []string, f func(string) error) error {
 	}
 	return nil
 }
+
+// While calls condition again while it answers true: it leaves when the
+// condition is not done, the opposite of a poll.
+func While(interval time.Duration, condition ConditionFunc) error {
+	for {
+		more, err := condition()
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		time.Sleep(interval)
+	}
+}
