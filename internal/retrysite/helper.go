@@ -28,10 +28,14 @@ func (a *analyzer) findHelpers() {
 	exported := make(map[*ast.FuncDecl]bool)
 	found := make(map[types.Object]bool)
 	seen := make(map[*ast.CallExpr]bool)
+	// A poll helper is one by its own body, whatever the rounds find.
+	for _, fd := range decls {
+		exported[fd] = a.exportPollHelper(fd)
+	}
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
-			if !exported[fd] && (a.exportHelper(fd) || a.exportPollHelper(fd)) {
+			if !exported[fd] && a.exportHelper(fd) {
 				exported[fd], changed = true, true
 			}
 		}
