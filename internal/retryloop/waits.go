@@ -346,3 +346,8 @@ func (a *Definer) sleepHelper(fn *types.Func) (aware, ok bool) {
 // DurationArg returns the one argument of call of type time.Duration and
 // its index, or nil.
 func (a *Definer) DurationArg(call *ast.CallExpr) (ast.Expr, int) { return a.durationArg(call) }
+
+// Waits returns the waits in n, outside function literals, as the
+// definition finds them between two attempts (waitsIn): what a poll
+// helper's loop waits for, in internal/retrysite.
+func (a *Definer) Waits(n ast.Node) []Wait { return a.waitsIn(n, nil) }

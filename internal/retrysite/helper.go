@@ -377,7 +377,7 @@ func (a *analyzer) exportPollHelper(fd *ast.FuncDecl) bool {
 			default:
 				return true
 			}
-			if a.pollsCondition(body, p) && a.waitsIn(body) {
+			if a.pollsCondition(body, p) && len(a.definer.Waits(body)) > 0 {
 				found, bound = true, a.pollBound(n)
 			}
 			return !found
@@ -475,30 +475,6 @@ func (a *analyzer) callsCondition(call *ast.CallExpr, p *types.Var) bool {
 		}
 	}
 	return false
-}
-
-// waitsIn reports whether body, outside function literals, waits: calls
-// time.Sleep or a sleep helper, or receives from a timer.
-func (a *analyzer) waitsIn(body *ast.BlockStmt) bool {
-	waits := false
-	astx.InspectNoLit(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			if fn := a.callee(n); fn != nil {
-				if typesx.IsFunc(fn, "time", "Sleep") {
-					waits = true
-				} else if _, ok := a.sleepers.of(fn); ok {
-					waits = true
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.ARROW && IsTimerChan(a.pass.TypesInfo, n.X) {
-				waits = true
-			}
-		}
-		return !waits
-	})
-	return waits
 }
 
 // pollBound is the bound of a poll helper's loop: its counted header's
