@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/durkind"
@@ -655,7 +656,7 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 		}
 		cb := a.CountBound(y, shift-extra, false)
 		if cb.Kind == BoundCount {
-			if reset := a.resetIn(l, obj); reset != nil {
+			if reset := a.resetIn(l, f, obj); reset != nil {
 				// attempts = 1 on the way round: the count starts
 				// again, and the limit bounds nothing.
 				return Bound{Kind: Unbounded, Note: a.render(reset.Lhs[0]) + " = " + a.render(reset.Rhs[0]) + " starts its count again"}, true
@@ -700,7 +701,7 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 
 // resetIn returns the assignment in the loop's body that gives the
 // counter obj a constant again (attempts = 1), if there is one.
-func (a *Definer) resetIn(l *loop, obj types.Object) *ast.AssignStmt {
+func (a *Definer) resetIn(l *loop, f *flow, obj types.Object) *ast.AssignStmt {
 	v, ok := obj.(*types.Var)
 	if !ok {
 		return nil
@@ -713,41 +714,42 @@ func (a *Definer) resetIn(l *loop, obj types.Object) *ast.AssignStmt {
 		if fs, ok := l.stmt.(*ast.ForStmt); ok && fs.Post == as {
 			continue
 		}
-		if _, ok := a.intConst(d.rhs); ok && !leavesAfter(l.body, as) {
+		if _, ok := a.intConst(d.rhs); ok && !f.leavesAfter(as) {
 			return as
 		}
 	}
 	return nil
 }
 
-// leavesAfter reports whether the statement list of body that holds st
-// ends by leaving (return, break): a reset there starts no count again.
-func leavesAfter(body *ast.BlockStmt, st ast.Stmt) bool {
+// leavesAfter reports whether the statement list of the loop's body that
+// holds st leaves the loop (leavesLoop: a return, a break of the loop): a
+// reset there starts no count again.
+func (f *flow) leavesAfter(st ast.Stmt) bool {
 	leaves := false
-	check := func(list []ast.Stmt) {
-		for _, x := range list {
-			if x != st {
-				continue
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		astx.InspectNoLit(n, func(x ast.Node) bool {
+			var list []ast.Stmt
+			switch x := x.(type) {
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt:
+				if x != n {
+					walk(x, true) // break means something else in these
+					return false
+				}
+			case *ast.BlockStmt:
+				list = x.List
+			case *ast.CaseClause:
+				list = x.Body
+			case *ast.CommClause:
+				list = x.Body
 			}
-			switch last := list[len(list)-1].(type) {
-			case *ast.ReturnStmt:
+			if slices.Contains(list, st) && f.leavesLoop(&ast.BlockStmt{List: list}, nested) {
 				leaves = true
-			case *ast.BranchStmt:
-				leaves = last.Tok == token.BREAK || last.Tok == token.GOTO
 			}
-		}
+			return !leaves
+		})
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			check(n.List)
-		case *ast.CaseClause:
-			check(n.Body)
-		case *ast.CommClause:
-			check(n.Body)
-		}
-		return true
-	})
+	walk(f.l.body, false)
 	return leaves
 }
 
