@@ -76,9 +76,10 @@ func (s *Service) Refund(ctx context.Context) error {
 	return err
 }
 
-var send func(ctx context.Context) error
+var senders = map[string]func(ctx context.Context) error{}
 
 func notify(ctx context.Context) error {
+	send := senders["mail"]
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = send(ctx); err == nil {

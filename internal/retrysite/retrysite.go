@@ -38,7 +38,9 @@
 // dependency each attempt targets (Dep: a host, a package, a variable, a
 // field; a method call's is its receiver's, and a receiver built by a
 // chain of one-result method calls, kv.Txn(ctx).If(cmp).Commit(), is the
-// chain's first receiver's); for loops, Loop says what the definition found (the
+// chain's first receiver's; a call of a function value, s.open() for a
+// field of func type, is the field's or variable's in the trusted model);
+// for loops, Loop says what the definition found (the
 // attempt, the kinds of failure that reach the next attempt, where the
 // failing paths meet, the guards). Sites.Deps refines the dependencies
 // into the ones the passes trust: sharedbudget groups by them and

@@ -168,6 +168,11 @@ func (d *Deps) Attempt(at Attempt) Dep {
 			return Dep{}
 		}
 		return at.Dep
+	case fn == nil:
+		// A call of a function value (s.open(), a field of func type; a
+		// package variable): the value's field or variable, as for a
+		// receiver.
+		return d.Expr(at.Call.Fun)
 	case recv == nil:
 		return Dep{}
 	case stdLocal(fn):

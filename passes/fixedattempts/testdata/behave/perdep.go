@@ -51,6 +51,16 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", s.Reserve(ctx, "x")
 		}},
+		{Name: "Open", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Stream{
+				open:   func(context.Context) error { return d.Call() },
+				resume: func(context.Context) error { return healthy.Call() },
+			}
+			if err := s.Resume(ctx); err != nil {
+				return "", err
+			}
+			return "", s.Open(ctx)
+		}},
 		{Name: "Put", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			l := &Leases{kv: kvFake{d}, locks: kvFake{healthy}}
 			if err := l.Lock(ctx, "k"); err != nil {

@@ -297,3 +297,55 @@ func (l *Leases) fromFunc(ctx context.Context) error {
 	}
 	return err
 }
+
+// A function value held in a field (a stream's open, set by its
+// constructor) is the field's dependency, as a client in a field is.
+type Stream struct {
+	open func(ctx context.Context) error
+}
+
+func (s *Stream) funcField(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=other: trusted=field:open budget=field:open`
+		if err = s.open(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// So is one held in a package variable.
+var dial = func(ctx context.Context) error { return nil }
+
+func funcVar(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=other: trusted=var:dial budget=var:dial`
+		if err = dial(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Look-alikes: a local function literal names nothing, and a parameter
+// is each caller's operation.
+func funcLocal(ctx context.Context) error {
+	try := func() error { return nil }
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=other: trusted=other: budget=other:`
+		if err = try(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func funcParam(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `raw=other: trusted=other: budget=other:`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
