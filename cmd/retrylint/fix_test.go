@@ -13,7 +13,7 @@ import (
 // fixModule returns a module that depends on the repository's budget
 // module, with two files of fixable retry loops (a.go: one, b.go: two) and
 // one finding with no fix (a retry loop whose dependency is a function
-// value, in b.go after the fixed loops).
+// value taken from a map, in b.go after the fixed loops).
 func fixModule(t *testing.T) string {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
@@ -451,5 +451,76 @@ func TestCharge(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "./..."); code != 0 {
 		t.Errorf("after -fix: exit %d, want nothing reported:\n%s", code, stderr)
+	}
+}
+
+// TestFixHelperTestCalls checks the fix of a retry helper that a test file
+// calls, when the analysis does not see test files (-test=false): the
+// helper gets an optional budget parameter, which the test's call leaves
+// out, so the test still compiles; a test that uses the helper as a value
+// leaves it with no fix and the reason.
+func TestFixHelperTestCalls(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `package p
+
+import (
+	"context"
+	"time"
+)
+
+type Store interface{ Put(ctx context.Context) error }
+
+type Service struct{ inventory Store }
+
+func retry(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+func (s *Service) Reserve(ctx context.Context) error {
+	return retry(ctx, s.inventory.Put)
+}
+`
+	mod := "module example.com/m\n\ngo 1.22\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(repo, "budget") + "\n"
+	for _, tc := range []struct {
+		name, test string
+		fixed      bool
+	}{
+		{"calls", "package p\n\nimport (\n\t\"context\"\n\t\"testing\"\n)\n\nfunc TestRetry(t *testing.T) {\n\tif err := retry(context.Background(), func(context.Context) error { return nil }); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n", true},
+		{"value", "package p\n\nimport (\n\t\"context\"\n\t\"testing\"\n)\n\nvar helper func(context.Context, func(context.Context) error) error = retry\n\nfunc TestRetry(t *testing.T) {\n\tif err := helper(context.Background(), func(context.Context) error { return nil }); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := module(t, map[string]string{"p/p.go": src, "p/p_test.go": tc.test})
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := run(t, dir, "-fixedattempts", "-fixedattempts.budget-module", "-test=false", "-fix", "./...")
+			b, _ := os.ReadFile(filepath.Join(dir, "p", "p.go"))
+			if !tc.fixed {
+				if code != 3 || string(b) != src || !strings.Contains(stderr, "no fix: a test file that this analysis of the package does not see uses the retry helper") {
+					t.Fatalf("-fix: exit %d, want 3, the file unchanged and the reason; stderr:\n%s\nfile:\n%s", code, stderr, b)
+				}
+				return
+			}
+			if code != 0 || !strings.Contains(string(b), "func retry(ctx context.Context, op func(context.Context) error, retryBudget ...*budget.Budget) error {") ||
+				!strings.Contains(string(b), "return retry(ctx, s.inventory.Put, inventoryBudget)") {
+				t.Fatalf("-fix: exit %d, want 0 and an optional budget parameter that Reserve fills; stderr:\n%s\nfile:\n%s", code, stderr, b)
+			}
+			cmd := exec.Command("go", "test", "./...")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go test of the fixed module: %v\n%s", err, out)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -72,7 +73,7 @@ const (
 	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller"
 	whyLiteral  = "no fix: the retry helper is a function literal, which cannot take a budget parameter from its callers"
 	whyIface    = "no fix: the retry helper is a method an interface of the package names: a budget parameter would break it"
-	whyTestUse  = "no fix: a test file that this analysis of the package does not see calls the retry helper, and a budget parameter would break that call"
+	whyTestUse  = "no fix: a test file that this analysis of the package does not see uses the retry helper other than by a call that may leave out an optional budget parameter, so the fix would break it"
 	whyGuard    = "no fix: the guard cannot be written where the failing paths meet"
 	whyReach    = "no fix: the value that names the dependency is not in reach where the retries are, so its budget cannot be looked up there"
 	whyVariadic = "no fix: the retry helper is exported and variadic already, so it cannot take an optional budget parameter that its callers in other packages may leave out"
@@ -789,9 +790,20 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 			return h
 		}
 		h.optional = true
-	case f.unseenTestUses(fd.Name.Name):
-		h.why = whyTestUse
-		return h
+	default:
+		switch f.unseenTestUses(fd.Name.Name) {
+		case testCalls:
+			// The test files' calls leave an optional parameter out,
+			// and keep compiling and behaving as before.
+			if h.sig.Variadic() {
+				h.why = whyTestUse
+				return h
+			}
+			h.optional = true
+		case testUseElse:
+			h.why = whyTestUse
+			return h
+		}
 	}
 	calls := map[*ast.Ident]*ast.CallExpr{}
 	for _, file := range f.pass.Files {
@@ -967,12 +979,19 @@ func (f *fixer) interfaceNames(name string) bool {
 	return found
 }
 
-// unseenTestUses reports whether a test file of the package's directory
-// that this pass does not analyze mentions name: a caller the fix would
-// not update.
-func (f *fixer) unseenTestUses(name string) bool {
+// Uses of a helper in the test files of its directory that this pass
+// does not analyze, which a fix cannot update.
+const (
+	noTestUse   = iota
+	testCalls   // every mention of the name is called: f(...), x.f(...)
+	testUseElse // some mention is not a call (a value), or a file does not parse
+)
+
+// unseenTestUses says how the test files of the package's directory that
+// this pass does not analyze mention name.
+func (f *fixer) unseenTestUses(name string) int {
 	if len(f.pass.Files) == 0 {
-		return false
+		return noTestUse
 	}
 	seen := map[string]bool{}
 	var dir string
@@ -984,19 +1003,49 @@ func (f *fixer) unseenTestUses(name string) bool {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return noTestUse
 	}
+	uses := noTestUse
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if !strings.HasSuffix(e.Name(), "_test.go") || seen[path] {
 			continue
 		}
 		data, err := os.ReadFile(path)
-		if err == nil && bytes.Contains(data, []byte(name)) && !bytes.Contains(data, []byte("package "+f.pass.Pkg.Name()+"_test")) {
+		if err != nil || !bytes.Contains(data, []byte(name)) || bytes.Contains(data, []byte("package "+f.pass.Pkg.Name()+"_test")) {
+			continue
+		}
+		tf, err := parser.ParseFile(token.NewFileSet(), path, data, parser.SkipObjectResolution)
+		if err != nil {
+			return testUseElse
+		}
+		called := map[*ast.Ident]bool{}
+		ast.Inspect(tf, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				switch fun := ast.Unparen(c.Fun).(type) {
+				case *ast.Ident:
+					called[fun] = true
+				case *ast.SelectorExpr:
+					called[fun.Sel] = true
+				}
+			}
 			return true
+		})
+		other := false
+		ast.Inspect(tf, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				if !called[id] {
+					other = true
+				}
+				uses = testCalls
+			}
+			return !other
+		})
+		if other {
+			return testUseElse
 		}
 	}
-	return false
+	return uses
 }
 
 // helperEdits returns the edits that give a helper its budget parameter

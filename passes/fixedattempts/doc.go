@@ -102,7 +102,10 @@
 //     (retryBudget ...*budget.Budget) asked only when given
 //     (len(retryBudget) > 0 && !retryBudget[0].TryRetry()): the calls of
 //     the package pass theirs; a call elsewhere compiles and retries as
-//     before, and is reported as giving no budget. No fix for an exported
+//     before, and is reported as giving no budget. So does an unexported
+//     helper that a test file calls which this run does not analyze
+//     (-test=false): the test's calls leave the parameter out (no fix when
+//     such a file uses the helper otherwise, as a value). No fix for an exported
 //     helper that is variadic already, or a method of an exported type (an
 //     interface of another package may name it); a use of the helper as a
 //     function value in another package no longer compiles;
