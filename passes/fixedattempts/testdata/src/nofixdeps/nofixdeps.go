@@ -15,13 +15,13 @@ import (
 
 var _ = budget.New
 
-// send is a function value: the dependency it reaches is unknown.
-var send func(ctx context.Context) error
+// senders hold function values: the dependency one reaches is unknown.
+var senders map[string]func(ctx context.Context) error
 
 func viaValue(ctx context.Context) error {
 	var err error
 	for i := 0; i < 3; i++ { // want `up to 3 attempts`
-		if err = send(ctx); err == nil {
+		if err = senders["mail"](ctx); err == nil {
 			return nil
 		}
 		time.Sleep(time.Millisecond)
