@@ -172,7 +172,7 @@ func (f *flow) compareDepth(x, y ast.Expr, op token.Token, st state, want bool, 
 			if f.a.isEOF(y) {
 				return f.endOfData(x, st)
 			}
-			if f.a.answerSentinel(y) {
+			if f.a.answerSentinel(y) || f.a.absentErr(y) {
 				return f.answerSaysNo(x, st)
 			}
 			if f.a.isInterrupt(y) {
@@ -603,7 +603,7 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool, held string) []st
 				if name == "Is" && f.a.isEOF(c.Args[1]) {
 					return f.endOfData(c.Args[0], st)
 				}
-				if name == "Is" && f.a.answerSentinel(c.Args[1]) {
+				if name == "Is" && (f.a.answerSentinel(c.Args[1]) || f.a.absentErr(c.Args[1])) {
 					return f.answerSaysNo(c.Args[0], st)
 				}
 				return f.nilTest(c.Args[0], st, false)

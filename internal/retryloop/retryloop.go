@@ -88,7 +88,9 @@
 //     (if !resp.Succeeded { return ErrKeyExists }, if v == "" { return
 //     errAbsent }: no error, no status, no call that can fail in them), so
 //     a loop that goes round only on it polls for a state or retries a
-//     conflict (sentinel.go).
+//     conflict (sentinel.go). So is an error that says the thing asked
+//     for does not exist (fs.ErrNotExist, a client's ErrNoNode): like a
+//     404, only a dependency that is up answers so (absentErr).
 //  3. Success never reaches the attempt again, and can leave the loop (by
 //     return, break, goto or the loop condition; an abort — a panic, a
 //     test's Fatal, os.Exit — is no leaving). A loop whose success goes
@@ -264,6 +266,12 @@
 //     duration, and an attempt with a time limit otherwise. A duration
 //     handed to the attempt is its time limit, never its work, however
 //     it is worked out from the counter (sameValue).
+//   - An absent thing: an error variable of a package outside the
+//     standard library whose name contains NotFound, NotExist, NoNode,
+//     NoSuch or DoesNotExist (isAbsentName, sentinel.go) says the
+//     dependency answered; a loop that goes round only on it polls. Its
+//     body is no help where the client maps a server's codes to its
+//     errors from a table.
 //   - Budgets: a method with a boolean or error result on a named type
 //     whose name is one of -retrysite.budget-methods (TryRetry, Allow,
 //     ...; internal/retrysite), for checks of other packages; a function

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/retrylint/retrylint/internal/typesx"
 )
@@ -28,6 +29,35 @@ func (a *Definer) answerSentinel(e ast.Expr) bool {
 		a.sentinels = a.findAnswerSentinels()
 	}
 	return a.sentinels[v]
+}
+
+// absentErr reports whether e names an error variable that says the
+// thing asked for does not exist: io/fs's ErrNotExist (os.ErrNotExist is
+// it), or, where no body says how the error is made (another package's,
+// or one the package maps from a response's code), an error variable
+// whose name says so (ErrNoNode, ErrKeyNotFound, ErrNoSuchKey:
+// isAbsentName). Like a 404, it is the answer of a dependency that is up.
+func (a *Definer) absentErr(e ast.Expr) bool {
+	v, ok := a.objOf(e).(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !typesx.IsError(v.Type()) {
+		return false
+	}
+	switch v.Pkg().Path() {
+	case "io/fs", "os":
+		return v.Name() == "ErrNotExist"
+	}
+	return !typesx.IsStd(v.Pkg().Path()) && isAbsentName(v.Name())
+}
+
+// isAbsentName reports whether an error variable's name says that what
+// was asked for does not exist.
+func isAbsentName(name string) bool {
+	for _, w := range []string{"NotFound", "NotExist", "NoNode", "NoSuch", "DoesNotExist"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // findAnswerSentinels classifies the package's error variables once.

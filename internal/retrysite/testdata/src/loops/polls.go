@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"time"
 )
 
@@ -534,5 +535,64 @@ func (s *tokStream) row() (any, error) {
 		default:
 			return tok, nil
 		}
+	}
+}
+
+// ---- An answer that says the thing does not exist ----
+
+// The client maps the server's codes to its errors, the absent node's
+// and the lost connection's alike: no body tells one from the other, the
+// name errNoNode does.
+var (
+	errNoNode     = errors.New("node does not exist")
+	errConnClosed = errors.New("connection closed")
+	errOfCode     = map[int]error{-101: errNoNode, -4: errConnClosed}
+)
+
+func (c *Client) createNode(ctx context.Context, path string) error {
+	v, err := c.Get(ctx, path)
+	if err != nil {
+		return err
+	}
+	return errOfCode[len(v)]
+}
+
+// A lost connection goes round: a retry.
+func (c *Client) createReconnecting(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop \[3 attempts\]`
+		err = c.createNode(ctx, "/lock/a")
+		if err != errConnClosed {
+			return err
+		}
+	}
+	return err
+}
+
+// Look-alike: only an absent parent goes round, after the loop creates
+// it; the server answered, and no outage answers so.
+func (c *Client) createWithParent(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = c.createNode(ctx, "/lock/a")
+		if err == errNoNode {
+			if err := c.createNode(ctx, "/lock"); err != nil {
+				return err
+			}
+			continue
+		}
+		return err
+	}
+	return err
+}
+
+// Look-alike: waiting for a file to appear.
+func (c *Client) awaitFile(ctx context.Context) (string, error) {
+	for {
+		v, err := c.Get(ctx, "file")
+		if !errors.Is(err, fs.ErrNotExist) {
+			return v, err
+		}
+		time.Sleep(time.Second)
 	}
 }
