@@ -325,9 +325,9 @@ func (f *flow) run(start outcome) {
 			}
 			st := e.st
 			if perBlock[to.Index] >= maxBlockStates {
-				// Too many ways to get here: forget what the variables
-				// hold (the outcomes stay), so the states stay few.
-				st.vals = [maxSlots]binding{}
+				// Too many ways to get here: forget what the
+				// variables hold, so the states stay few.
+				st = f.forget(st)
 			}
 			nk := fkey{block: to.Index, from: 0, st: st}
 			fn.succ = append(fn.succ, nk)
@@ -769,6 +769,22 @@ func verdict(st state, allowed bool) state {
 	if allowed {
 		st.guarded = true
 	}
+	return st
+}
+
+// forget is applied to a state that reaches a block by too many ways: it
+// forgets what the variables hold, so the states stay few. The outcomes
+// stay, and so do the loop's counters, which take few values and which
+// the tests of this iteration against the first or the last (attempt > 0
+// && !b.TryRetry()) need.
+func (f *flow) forget(st state) state {
+	var kept [maxSlots]binding
+	for _, o := range []types.Object{f.l.counter, f.l.countdown} {
+		if i := f.slot(o); i >= 0 {
+			kept[i] = st.vals[i]
+		}
+	}
+	st.vals = kept
 	return st
 }
 

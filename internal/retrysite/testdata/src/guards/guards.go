@@ -13,6 +13,7 @@ import (
 type Client struct{}
 
 func (c *Client) Call(ctx context.Context) error { return nil }
+func (c *Client) reload()                        {}
 
 type tokens struct{}
 
@@ -445,4 +446,107 @@ func (s *Service) flagCleared(ctx context.Context, n int) error {
 		retrying = false
 	}
 	return errors.New("gave up")
+}
+
+var (
+	errMoved    = errors.New("moved")
+	errAsk      = errors.New("ask")
+	errReadOnly = errors.New("read only")
+	errLoading  = errors.New("loading")
+	errClosed   = errors.New("closed")
+	errBusy     = errors.New("busy")
+)
+
+// A guard asked from the second attempt on, at the top of a body with
+// many ways round: the paths that reach the head are too many to keep
+// what every variable holds, but the counter is kept, so each retry is
+// seen to ask the budget: guarded.
+func (s *Service) manyWaysGuard(ctx context.Context, n int) error {
+	var moved, ask, readOnly, loading, fresh, closed, busy bool
+	var err error
+	for attempt := 0; attempt <= n; attempt++ { // want `loop \[n\+1 attempts\] guard=s.b.TryRetry`
+		if readOnly || loading || closed || busy || fresh {
+			s.c.reload()
+		}
+		if attempt > 0 && !s.b.TryRetry() {
+			break
+		}
+		if attempt > 0 && !moved && !ask {
+			time.Sleep(time.Second)
+		}
+		if ask {
+			ask = false
+			err = s.c.Call(ctx)
+		} else {
+			err = s.c.Call(ctx)
+		}
+		if err == nil {
+			return nil
+		}
+		switch {
+		case errors.Is(err, errReadOnly):
+			readOnly = true
+		case errors.Is(err, errLoading):
+			loading = true
+		case errors.Is(err, context.DeadlineExceeded):
+			fresh = true
+		case errors.Is(err, errMoved):
+			moved = true
+		case errors.Is(err, errAsk):
+			ask = true
+		case errors.Is(err, errClosed):
+			closed = true
+		case errors.Is(err, errBusy):
+			busy = true
+		default:
+			return err
+		}
+	}
+	return err
+}
+
+// Look-alike: the same body, but the budget is asked only from the third
+// attempt on, so the second goes unasked: unguarded.
+func (s *Service) manyWaysLate(ctx context.Context, n int) error {
+	var moved, ask, readOnly, loading, fresh, closed, busy bool
+	var err error
+	for attempt := 0; attempt <= n; attempt++ { // want `loop \[n\+1 attempts\] delay=`
+		if readOnly || loading || closed || busy || fresh {
+			s.c.reload()
+		}
+		if attempt > 1 && !s.b.TryRetry() {
+			break
+		}
+		if attempt > 0 && !moved && !ask {
+			time.Sleep(time.Second)
+		}
+		if ask {
+			ask = false
+			err = s.c.Call(ctx)
+		} else {
+			err = s.c.Call(ctx)
+		}
+		if err == nil {
+			return nil
+		}
+		switch {
+		case errors.Is(err, errReadOnly):
+			readOnly = true
+		case errors.Is(err, errLoading):
+			loading = true
+		case errors.Is(err, context.DeadlineExceeded):
+			fresh = true
+		case errors.Is(err, errMoved):
+			moved = true
+		case errors.Is(err, errAsk):
+			ask = true
+		case errors.Is(err, errClosed):
+			closed = true
+		case errors.Is(err, errBusy):
+			busy = true
+		default:
+			return err
+		}
+	}
+	return err
 }
