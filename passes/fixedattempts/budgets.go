@@ -32,7 +32,9 @@ import (
 // (the same declaration, in the same file, so that the fixes add it
 // once): a package-level budget for a client, a package, a host; a
 // registry keyed by the field when the dependency is the string in a field
-// (a base URL), since each value of the field is another dependency. A
+// (a base URL), since each value of the field is another dependency, and
+// by the request's host or the target of the connection a gRPC
+// interceptor's invoker sends on where the code names neither. A
 // retry helper, whose operation is each caller's, gets a budget parameter
 // that each caller fills with its own dependency's budget, when every
 // caller is in the package; otherwise it gets no fix.
@@ -287,6 +289,11 @@ func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.Cal
 			// request is sent: a registry keyed by it.
 			return &need{pos: pos, file: file, fn: fn, dep: requestHostDep, key: host}
 		}
+		if target := f.invokerTarget(file, pos, fn, call); target != "" {
+			// So is each target of the connections an interceptor
+			// is handed.
+			return &need{pos: pos, file: file, fn: fn, dep: grpcTargetDep, key: target}
+		}
 		return nil
 	}
 	if fixutil.IdentName(dep.Name) == "" {
@@ -306,8 +313,7 @@ func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.Cal
 var requestHostDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "host:<the request's>", Name: "host"}
 
 // requestHost returns, for an HTTP send of a request variable that holds
-// the same request from pos on (declared before pos, in scope there, and
-// assigned nowhere after it in fn), the expression of the request's host
+// the same request from pos on, the expression of the request's host
 // (req.URL.Host); "" otherwise.
 func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
 	if call == nil {
@@ -317,20 +323,64 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 	if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" || len(call.Args) != 1 {
 		return ""
 	}
-	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-	if !ok {
+	v := f.heldFrom(file, pos, fn, call.Args[0])
+	if v == nil || !typesx.IsNamedPtr(v.Type(), "net/http", "Request") || f.builtWithBody(fn, v) {
 		return ""
 	}
-	v, ok := f.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pos() >= pos || !typesx.IsNamedPtr(v.Type(), "net/http", "Request") {
+	return v.Name() + ".URL.Host"
+}
+
+// grpcTargetDep is the dependency of the calls a gRPC client interceptor
+// makes through its invoker: the target of the connection each call is
+// made on, a registry's key.
+var grpcTargetDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "grpc:<the connection's target>", Name: "grpcTarget"}
+
+// invokerTarget returns, for a call of a gRPC interceptor's invoker or
+// streamer (grpc.UnaryInvoker, grpc.Streamer: it sends the call on the
+// connection it is handed) whose connection is a variable that holds the
+// same connection from pos on, the expression of the connection's target
+// (cc.Target()); "" otherwise.
+func (f *fixer) invokerTarget(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
+	if call == nil || !isInvoker(f.pass.TypesInfo.TypeOf(call.Fun)) {
 		return ""
+	}
+	for _, a := range call.Args {
+		if typesx.IsNamedPtr(f.pass.TypesInfo.TypeOf(a), grpcPath, "ClientConn") {
+			if v := f.heldFrom(file, pos, fn, a); v != nil {
+				return v.Name() + ".Target()"
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+const grpcPath = "google.golang.org/grpc"
+
+// isInvoker reports whether t is the type of the function a gRPC client
+// interceptor is handed to make the call it intercepts.
+func isInvoker(t types.Type) bool {
+	return typesx.IsNamed(t, grpcPath, "UnaryInvoker") || typesx.IsNamed(t, grpcPath, "Streamer")
+}
+
+// heldFrom returns the variable e names when it holds the same value from
+// pos on: declared before pos, in scope there, assigned nowhere after it
+// in fn, its address never taken; nil otherwise.
+func (f *fixer) heldFrom(file *ast.File, pos token.Pos, fn ast.Node, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := f.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pos() >= pos {
+		return nil
 	}
 	scope := f.pass.TypesInfo.Scopes[file]
 	if scope == nil {
-		return ""
+		return nil
 	}
 	if _, obj := scope.Innermost(pos).LookupParent(v.Name(), pos); obj != v {
-		return ""
+		return nil
 	}
 	assigned := false
 	ast.Inspect(fn, func(n ast.Node) bool {
@@ -351,10 +401,10 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 		}
 		return !assigned
 	})
-	if assigned || f.builtWithBody(fn, v) {
-		return ""
+	if assigned {
+		return nil
 	}
-	return v.Name() + ".URL.Host"
+	return v
 }
 
 // builtWithBody reports whether fn builds the request v with
@@ -755,6 +805,12 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	params := paramObjs(f.pass, s.Func)
 	op := f.pass.TypesInfo.Uses[id]
 	if op == nil || !params[op] {
+		return nil
+	}
+	if isInvoker(op.Type()) {
+		// A gRPC interceptor's invoker, which gRPC hands it with the
+		// connection it sends on: the dependency is that connection's
+		// target (invokerTarget), not each caller's.
 		return nil
 	}
 	h := &helperFix{}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"net/http"
 
+	"google.golang.org/grpc"
+
 	"rlbehave"
 )
 
@@ -139,5 +141,41 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", s.Ship(ctx, "p")
 		}},
+		{Name: "Retrying", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			// One interceptor serves two connections: the healthy
+			// target's deposits must not pay for the failing one's
+			// retries.
+			users, _ := grpc.NewClient("users:443")
+			billing, _ := grpc.NewClient("billing:443")
+			intercept := Retrying()
+			if err := intercept(ctx, "/Users/Get", nil, nil, users, invoker(d)); err != nil {
+				return "", err
+			}
+			return "", intercept(ctx, "/Billing/Charge", nil, nil, billing, invoker(d))
+		}},
+		{Name: "RetryingStream", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := grpc.NewClient("users:443")
+			billing, _ := grpc.NewClient("billing:443")
+			stream := RetryingStream()
+			streamer := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+				return nil, invoker(d)(ctx, method, nil, nil, cc, opts...)
+			}
+			if _, err := stream(ctx, &grpc.StreamDesc{}, users, "/Users/Watch", streamer); err != nil {
+				return "", err
+			}
+			_, err := stream(ctx, &grpc.StreamDesc{}, billing, "/Billing/Watch", streamer)
+			return "", err
+		}},
+	}
+}
+
+// invoker sends a call to the connection's target: billing is d, users
+// always answers.
+func invoker(d *rlbehave.Dep) grpc.UnaryInvoker {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, opts ...grpc.CallOption) error {
+		if cc.Target() == "billing:443" {
+			return d.Call()
+		}
+		return healthy.Call()
 	}
 }

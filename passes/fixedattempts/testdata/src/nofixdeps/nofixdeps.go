@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/retrylint/retrylint/budget"
 )
 
@@ -184,4 +186,20 @@ func probe(p Prober) error {
 		return errors.New("probe: unavailable")
 	}
 	return nil
+}
+
+// Look-alike of an interceptor's retries (perdep's Retrying): each attempt
+// is made on the connection the picker hands out, so no one target is
+// the dependency, and the invoker, gRPC's, takes no budget parameter.
+func failingOver(pick func() *grpc.ClientConn) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		var err error
+		for i := 0; i < 3; i++ { // want `up to 3 attempts`
+			if err = invoker(ctx, method, req, reply, pick(), opts...); err == nil {
+				return nil
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return err
+	}
 }
