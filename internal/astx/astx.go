@@ -160,3 +160,22 @@ func Field(lit *ast.CompositeLit, name string) ast.Expr {
 	}
 	return nil
 }
+
+// RootIdent returns the identifier at the root of a selection, an index or
+// a dereference (cfg in cfg.Request.Body, in *p.n, in m[k].v), or nil.
+func RootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}

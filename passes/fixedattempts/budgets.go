@@ -312,22 +312,162 @@ func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.Cal
 // not name: the host of each request, a registry's key.
 var requestHostDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "host:<the request's>", Name: "host"}
 
-// requestHost returns, for an HTTP send of a request variable that holds
-// the same request from pos on, the expression of the request's host
-// (req.URL.Host); "" otherwise.
+// requestHost returns, for an HTTP send (a client's Do or a transport's
+// RoundTrip, or a call of a function value of their type, such as a chain
+// of middlewares around one) of a request that is the same from pos on,
+// the expression of the request's host (req.URL.Host); "" otherwise. The
+// request is the same when it is a variable that holds it from pos on, or
+// a copy made for the attempt of such a variable or of a field of one
+// (attempt := cfg.Request.Clone(ctx)), and no code after pos sets its URL
+// or its Host.
 func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
-	if call == nil {
+	if call == nil || len(call.Args) != 1 {
 		return ""
 	}
-	callee := typesx.Callee(f.pass.TypesInfo, call)
-	if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" || len(call.Args) != 1 {
+	info := f.pass.TypesInfo
+	if callee := typesx.Callee(info, call); callee != nil {
+		if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" {
+			return ""
+		}
+	} else if !isSendFunc(info.TypeOf(call.Fun)) {
 		return ""
 	}
-	v := f.heldFrom(file, pos, fn, call.Args[0])
-	if v == nil || !typesx.IsNamedPtr(v.Type(), "net/http", "Request") || f.builtWithBody(fn, v) {
-		return ""
+	if v := f.heldFrom(file, pos, fn, call.Args[0]); v != nil {
+		if !isRequest(v.Type()) || f.builtWithBody(fn, v) || f.urlSet(fn, pos, v) {
+			return ""
+		}
+		return v.Name() + ".URL.Host"
 	}
-	return v.Name() + ".URL.Host"
+	if x := f.requestCopied(file, pos, fn, call.Args[0]); x != nil {
+		return types.ExprString(x) + ".URL.Host"
+	}
+	return ""
+}
+
+func isRequest(t types.Type) bool { return typesx.IsNamedPtr(t, "net/http", "Request") }
+
+// isSendFunc reports whether t is a function of a client's Do's type:
+// func(*http.Request) (*http.Response, error).
+func isSendFunc(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Params().Len() == 1 && sig.Results().Len() == 2 &&
+		isRequest(sig.Params().At(0).Type()) &&
+		typesx.IsNamedPtr(sig.Results().At(0).Type(), "net/http", "Response") &&
+		typesx.IsError(sig.Results().At(1).Type())
+}
+
+// requestCopied returns, when e is a variable declared after pos whose one
+// value is a copy of a request (x.Clone(ctx), x.WithContext(ctx)) that is
+// the same from pos on (a variable that holds it, or a field of such a
+// variable that nothing after pos assigns), that request's expression x;
+// nil otherwise. Neither may have its URL or Host set after pos.
+func (f *fixer) requestCopied(file *ast.File, pos token.Pos, fn ast.Node, e ast.Expr) ast.Expr {
+	info := f.pass.TypesInfo
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.Pos() <= pos || !isRequest(v.Type()) || f.urlSet(fn, pos, v) {
+		return nil
+	}
+	var value ast.Expr
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				lid, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok || info.ObjectOf(lid) != v {
+					continue
+				}
+				if value != nil || x.Tok != token.DEFINE || len(x.Rhs) != len(x.Lhs) {
+					value = badExpr
+					return false
+				}
+				value = x.Rhs[i]
+			}
+		case *ast.UnaryExpr:
+			if lid, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && info.Uses[lid] == v {
+				value = badExpr
+			}
+		}
+		return value != badExpr
+	})
+	c, ok := ast.Unparen(value).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	callee := typesx.Callee(info, c)
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || callee == nil || typesx.PkgPath(callee) != "net/http" || (callee.Name() != "Clone" && callee.Name() != "WithContext") {
+		return nil
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.Ident:
+		if w := f.heldFrom(file, pos, fn, x); w != nil && isRequest(w.Type()) && !f.builtWithBody(fn, w) && !f.urlSet(fn, pos, w) {
+			return x
+		}
+	case *ast.SelectorExpr:
+		field, ok := info.Uses[x.Sel].(*types.Var)
+		if !ok || !field.IsField() || f.heldFrom(file, pos, fn, x.X) == nil || f.fieldSet(fn, pos, field) {
+			return nil
+		}
+		return x
+	}
+	return nil
+}
+
+// badExpr marks a variable with more than one value.
+var badExpr ast.Expr = &ast.BadExpr{}
+
+// urlSet reports whether code of fn after pos sets the URL or the Host of
+// the request v holds (v.URL.Host = h, v.URL = u, v.Host = h).
+func (f *fixer) urlSet(fn ast.Node, pos token.Pos, v *types.Var) bool {
+	return f.assignedAfter(fn, pos, func(sel *ast.SelectorExpr, _ string) bool {
+		x, ok := ast.Unparen(sel.X).(*ast.Ident)
+		return ok && f.pass.TypesInfo.Uses[x] == v && (sel.Sel.Name == "URL" || sel.Sel.Name == "Host")
+	})
+}
+
+// fieldSet reports whether code of fn after pos assigns the field, or the
+// URL or Host of what it holds (x.Request.URL.Host = h; a rewound body,
+// x.Request.Body = b, leaves the request's host as it was).
+func (f *fixer) fieldSet(fn ast.Node, pos token.Pos, field *types.Var) bool {
+	return f.assignedAfter(fn, pos, func(sel *ast.SelectorExpr, outer string) bool {
+		return f.pass.TypesInfo.Uses[sel.Sel] == field && (outer == "" || outer == "URL" || outer == "Host")
+	})
+}
+
+// assignedAfter reports whether an assignment of fn after pos has, in the
+// chain of selections of one of its left sides, a selection that hit
+// accepts; outer is the name selected from that selection ("" when it is
+// the whole left side).
+func (f *fixer) assignedAfter(fn ast.Node, pos token.Pos, hit func(sel *ast.SelectorExpr, outer string) bool) bool {
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() < pos || found {
+			return !found
+		}
+		for _, l := range as.Lhs {
+			outer := ""
+			for e := ast.Unparen(l); ; {
+				sel, ok := e.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				if hit(sel, outer) {
+					found = true
+				}
+				outer, e = sel.Sel.Name, ast.Unparen(sel.X)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // grpcTargetDep is the dependency of the calls a gRPC client interceptor

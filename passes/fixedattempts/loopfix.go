@@ -27,8 +27,13 @@ import (
 //   - when the loop ends by its condition or its range (for i := 0; i < 3;
 //     i++), the guard breaks out of the loop, at the first meeting point
 //     after which the failing paths do nothing the code after the loop
-//     could see (they wait, log, count): what follows the loop returns
-//     what it returns after the last attempt;
+//     could see (they wait, log, count, close a response it reads): what
+//     follows the loop returns what it returns after the last attempt.
+//     Where an exit of the body that tests the counter may take the last
+//     attempt out first (if !retryable || n >= max { break }), nothing
+//     between that exit and the guard may set or close what the code
+//     after the loop reads (a body rewound into err), since the last
+//     attempt does not run it;
 //   - otherwise (a loop bounded by nothing or by its context) the guard
 //     returns the failure: an error variable that holds it on every
 //     failing path, or, for a failure status that came with a nil error,
@@ -154,7 +159,7 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	if ends {
 		for _, mp := range li.straightOn(lf.Meets) {
 			rest, nested, ok := li.restAfter(mp)
-			if !ok || !li.harmless(rest) {
+			if !ok || !li.harmless(rest) || li.setPastBoundExit(mp) {
 				continue
 			}
 			// The header decides whether another attempt follows: the
@@ -192,6 +197,9 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 		first = flag
 	}
 	if ends {
+		if len(li.body.List) == 0 || li.setPastBoundExit(retryloop.Point{Stmt: li.body.List[len(li.body.List)-1], After: true}) {
+			return nil
+		}
 		return &loopPlan{kind: planTop, first: first, flag: flag, breaks: true}
 	}
 	if lf.Next.Err == nil || !li.declaredOutside(lf.Next.Err) {
@@ -251,6 +259,80 @@ func (li *loopInfo) straightOn(meets []retryloop.MeetPoint) []retryloop.Point {
 		}
 	}
 	return out
+}
+
+// setPastBoundExit reports whether a failing path sets, between an exit
+// of the body that tests the loop's counter (if !retryable || n >= max {
+// break }) and the point p, a variable the code after the loop reads
+// (body, err = req.GetBody()) or closes (res.Body.Close()): the last
+// attempt may leave by that exit,
+// and not run those statements, so a refusal that breaks at p would not
+// leave the way the last attempt does.
+func (li *loopInfo) setPastBoundExit(p retryloop.Point) bool {
+	at := p.Stmt.Pos()
+	if p.After {
+		at = p.Stmt.End()
+	}
+	from := token.NoPos
+	ast.Inspect(li.body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if ok && ifs.End() <= at && ifs.Pos() >= li.s.Loop.Attempt.End() && ifs.End() > from && li.countExit(ifs) {
+			from = ifs.End()
+		}
+		return true
+	})
+	if !from.IsValid() {
+		return false
+	}
+	set := false
+	astx.InspectNoLit(li.body, func(n ast.Node) bool {
+		if n == nil || set || n.End() <= from || n.Pos() >= at {
+			return false // done, or wholly outside the stretch
+		}
+		var lhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			lhs = x.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		case *ast.CallExpr:
+			// res.Body.Close(): what the code after the loop reads is
+			// closed.
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Close" {
+				lhs = []ast.Expr{sel.X}
+			}
+		}
+		for _, l := range lhs {
+			if id := astx.RootIdent(l); id != nil && li.outside[li.objOf(id)] {
+				set = true
+			}
+		}
+		return !set
+	})
+	return set
+}
+
+// countExit reports whether an if statement tests a counter of the loop
+// and its body ends in a jump (a break, a goto, a return).
+func (li *loopInfo) countExit(ifs *ast.IfStmt) bool {
+	if len(ifs.Body.List) == 0 {
+		return false
+	}
+	switch j := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if j.Tok == token.CONTINUE || j.Tok == token.FALLTHROUGH {
+			return false
+		}
+	default:
+		return false
+	}
+	for o := range li.counters {
+		if typesx.Refers(li.pass.TypesInfo, ifs.Cond, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // listOf returns the statement list of the body that holds st, and its
@@ -976,7 +1058,7 @@ func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
 	case nil, *ast.EmptyStmt, *ast.BranchStmt, *ast.ReturnStmt:
 		return true
 	case *ast.ExprStmt:
-		return li.isWait(s) || li.isLog(s.X)
+		return li.isWait(s) || li.isLog(s.X) || li.closesHandedOn(s.X)
 	case *ast.AssignStmt:
 		for _, l := range s.Lhs {
 			if !li.localVar(l) {
@@ -1020,6 +1102,22 @@ func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
 		return true
 	}
 	return false
+}
+
+// closesHandedOn reports whether e closes what a variable the code after
+// the loop reads holds (resp.Body.Close()): a refusal that skips it hands
+// the response on open, as the last attempt does.
+func (li *loopInfo) closesHandedOn(e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Close" {
+		return false
+	}
+	id := astx.RootIdent(sel.X)
+	return id != nil && li.outside[li.objOf(id)]
 }
 
 // localVar reports whether an assigned expression is a variable that no

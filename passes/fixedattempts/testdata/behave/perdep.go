@@ -141,6 +141,25 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", s.Ship(ctx, "p")
 		}},
+		{Name: "SendVia", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
+			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
+			if err := SendVia(healthy.Client(), nil, users); err != nil {
+				return "", err
+			}
+			return "", SendVia(d.Client(), nil, billing)
+		}},
+		{Name: "Execute", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
+			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
+			logged := func(next Sender) Sender { return next }
+			u := &Call{Request: users, Client: healthy.Client(), Middlewares: []Middleware{logged}}
+			b := &Call{Request: billing, Client: d.Client(), Middlewares: []Middleware{logged}}
+			if err := u.Execute(); err != nil {
+				return "", err
+			}
+			return "", b.Execute()
+		}},
 		{Name: "Retrying", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			// One interceptor serves two connections: the healthy
 			// target's deposits must not pay for the failing one's

@@ -63,6 +63,13 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Fetch", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
 			return response(Fetch(d.Client()))
 		}},
+		{Name: "Deliver", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			req, err := http.NewRequest("GET", "https://deliver.example/item", nil)
+			if err != nil {
+				return "", err
+			}
+			return Deliver(d.Client(), req)
+		}},
 		{Name: "Lookup", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{orders: fake{d}}
 			return s.Lookup()

@@ -540,3 +540,35 @@ func (s *Service) Redial() error {
 func (s *Service) tries() int { return 3 }
 
 func (s *Service) wrap(err error) error { return fmt.Errorf("redial: %w", err) }
+
+// shouldRetry is a retry policy the analysis does not read: it takes the
+// request too.
+func shouldRetry(req *http.Request, resp *http.Response, err error) bool {
+	return err != nil || resp.StatusCode >= 500
+}
+
+// Deliver's last attempt leaves by the exit that tests the counter, beside a
+// policy the analysis does not read, with the response open for the code
+// after the loop: a refusal breaks out right after that exit, before the
+// response is closed, and leaves the same way. nofixdeps' rewinding is the
+// look-alike: it rewinds the body into err after the exit, and gets no
+// fix.
+func Deliver(c *http.Client, req *http.Request) (string, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i <= 3; i++ { // want `up to 4 attempts`
+		resp, err = c.Do(req)
+		if !shouldRetry(req, resp, err) || i >= 3 {
+			break
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	return resp.Status, nil
+}
