@@ -51,12 +51,15 @@ func (a *Definer) loopBound(l *loop, f *flow, primed *ast.CallExpr) (Bound, []Bo
 			if a.objOf(x) != l.counter {
 				continue
 			}
-			switch op {
-			case token.LSS, token.NEQ:
-				return a.offset(a.CountBound(y, start, false), pre), nil
-			case token.LEQ:
-				return a.offset(a.CountBound(y, start, true), pre), nil
+			if op != token.LSS && op != token.NEQ && op != token.LEQ {
+				continue
 			}
+			if reset := a.restartIn(l, f, l.counter); reset != nil {
+				// i = 0 on the way round: the count starts again, and
+				// the condition bounds nothing.
+				return Bound{Kind: Unbounded, Note: a.render(reset.Lhs[0]) + " = " + a.render(reset.Rhs[0]) + " starts its count again"}, nil
+			}
+			return a.offset(a.CountBound(y, start, op == token.LEQ), pre), nil
 		}
 	}
 	var count, timed, cond, other, noted, policy *Bound
@@ -656,7 +659,7 @@ func (a *Definer) counterExit(l *loop, f *flow, e exit, t ast.Expr) (Bound, bool
 		}
 		cb := a.CountBound(y, shift-extra, false)
 		if cb.Kind == BoundCount {
-			if reset := a.resetIn(l, f, obj); reset != nil {
+			if reset := a.restartIn(l, f, obj); reset != nil {
 				// attempts = 1 on the way round: the count starts
 				// again, and the limit bounds nothing.
 				return Bound{Kind: Unbounded, Note: a.render(reset.Lhs[0]) + " = " + a.render(reset.Rhs[0]) + " starts its count again"}, true
@@ -719,6 +722,23 @@ func (a *Definer) resetIn(l *loop, f *flow, obj types.Object) *ast.AssignStmt {
 		}
 	}
 	return nil
+}
+
+// restartIn returns the assignment of the loop's body, on a way round,
+// that sets a counter that counts up to a constant (attempt = 1, i = 0)
+// no greater than the one it starts from, where that is known: its count
+// starts again. One that sets it past its start (i = max) ends the count
+// instead.
+func (a *Definer) restartIn(l *loop, f *flow, obj types.Object) *ast.AssignStmt {
+	reset := a.resetIn(l, f, obj)
+	if reset == nil {
+		return nil
+	}
+	v, _ := a.intConst(reset.Rhs[0])
+	if start, ok := a.initialConst(l, obj); ok && v > start {
+		return nil
+	}
+	return reset
 }
 
 // leavesAfter reports whether the statement list of the loop's body that

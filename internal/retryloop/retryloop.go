@@ -164,7 +164,10 @@
 // count, or a policy given the loop's count (r.isLast(n)), is the bound
 // over a clock or a context, which bounds the loop only when nothing
 // counts on every path. Exits that only sort the failures do not bound
-// the transient ones; a loop with no other exit is unbounded.
+// the transient ones; a loop with no other exit is unbounded. So is a
+// loop whose count, the header's or an exit's, a way round sets back to
+// a constant no greater than where it starts (i = 0, attempts = 1): its
+// limit bounds nothing (one set past its start, i = max, ends it sooner).
 //
 // A retry loop is guarded when every failing path that reaches the next
 // attempt asks a budget and was allowed by it (GuardRole says whether

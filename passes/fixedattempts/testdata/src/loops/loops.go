@@ -263,3 +263,34 @@ func (s *Service) restarted(ctx context.Context, progressed func() bool) error {
 		time.Sleep(time.Second)
 	}
 }
+
+// So does the header's count, set back to where it starts.
+func (s *Service) restartedHeader(ctx context.Context, progressed func() bool) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop retries without bound \(i = 0 starts its count again\) and with no retry budget`
+		if err = s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		if progressed() {
+			i = 0
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Look-alike: the count set past where it starts ends the retrying
+// sooner; the header still bounds the attempts.
+func (s *Service) givenUp(ctx context.Context, hopeless func() bool) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop makes up to 3 attempts with no retry budget`
+		if err = s.orders.Get(ctx); err == nil {
+			return nil
+		}
+		if hopeless() {
+			i = 3
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
