@@ -135,3 +135,36 @@ func TestMaxSlots(t *testing.T) {
 		}
 	}
 }
+
+// lateErrLoop is a retry loop whose body first assigns n values (ints,
+// neither errors nor flags) that its conditions read, then, after the
+// attempt, its verdict (retry := err != nil) and the error of a later
+// step (ctxErr := ctx.Err()), on which the verdict is worked out anew by
+// a call that says nothing: only that error, a failure, tells that a
+// success does not go round there.
+func lateErrLoop(n int) string {
+	var b strings.Builder
+	b.WriteString("func g(ctx context.Context, c *Client) error {\n\tvar err error\n\tk := 0\n\tfor i := 0; ; i++ {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\t\tv%d := i + %d\n", i, i)
+	}
+	b.WriteString("\t\terr = c.Call(ctx)\n\t\tretry := err != nil\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\t\tif v%d > 9 {\n\t\t\tk++\n\t\t}\n", i)
+	}
+	b.WriteString("\t\tif ctxErr := ctx.Err(); ctxErr != nil {\n\t\t\terr, retry = ctxErr, c.Flag(i)\n\t\t}\n")
+	b.WriteString("\t\tif !retry || i >= 3 {\n\t\t\tbreak\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n\t_ = k\n\treturn err\n}\n")
+	return b.String()
+}
+
+// TestSlotsKeepOutcomes: past MaxSlots, the variables that carry an
+// outcome or a verdict (errors, flags) keep their slots before other
+// values, so a later step's error still fails a success, and the loop
+// stays a retry loop.
+func TestSlotsKeepOutcomes(t *testing.T) {
+	for _, n := range []int{retryloop.MaxSlots - 6, retryloop.MaxSlots + 3} {
+		if got := loops(t, lateErrLoop(n)); len(got) != 1 {
+			t.Errorf("%d values assigned before the attempt: %d loop sites, want 1\n%s", n, len(got), lateErrLoop(n))
+		}
+	}
+}

@@ -943,10 +943,15 @@ func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	if v, ok := l.countdown.(*types.Var); ok {
 		f.track(v)
 	}
+	// Errors and flags first: when the slots run short, the variables
+	// that carry an outcome or a verdict (ctxErr := ctx.Err(), retry :=
+	// shouldRetry(res)) are kept before other values.
 	rel := a.relevant(l)
-	for _, v := range l.assigned {
-		if rel[v] {
-			f.track(v)
+	for _, first := range []bool{true, false} {
+		for _, v := range l.assigned {
+			if rel[v] && carriesOutcome(v) == first {
+				f.track(v)
+			}
 		}
 	}
 	for v, base := range l.errFields {
@@ -955,6 +960,11 @@ func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 		}
 	}
 	return f
+}
+
+// carriesOutcome reports whether a variable is an error or a boolean.
+func carriesOutcome(v *types.Var) bool {
+	return typesx.IsError(v.Type()) || isBool(v.Type().Underlying())
 }
 
 // addErrField records an error field the loop assigns through a

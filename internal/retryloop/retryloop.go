@@ -207,6 +207,8 @@
 //     path's tracked variables are forgotten (unknown), which loses
 //     precision (a condition on them keeps both outcomes) but not paths.
 //   - maxSlots (12): the variables one flow tracks; more are unknown.
+//     The attempt's results and the counters come first, then the errors
+//     and flags the body assigns, then its other values.
 //   - depth bounds on conditions (8 levels of &&, ||, !), on predicates
 //     read through helpers (4), on conflict predicates (3) and on values
 //     read through variables (8): deeper ones are unknown.
