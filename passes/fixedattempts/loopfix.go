@@ -159,7 +159,11 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 	if ends {
 		for _, mp := range li.straightOn(lf.Meets) {
 			rest, nested, ok := li.restAfter(mp)
-			if !ok || !li.harmless(rest) || li.setPastBoundExit(mp) {
+			// Where the last attempt leaves by an exit before the point,
+			// it leaves a response it got open: a refusal may skip its
+			// close too.
+			handOn := li.countExitBefore(mp).IsValid()
+			if !ok || !li.harmless(rest, handOn) || li.setPastBoundExit(mp) {
 				continue
 			}
 			// The header decides whether another attempt follows: the
@@ -261,14 +265,11 @@ func (li *loopInfo) straightOn(meets []retryloop.MeetPoint) []retryloop.Point {
 	return out
 }
 
-// setPastBoundExit reports whether a failing path sets, between an exit
-// of the body that tests the loop's counter (if !retryable || n >= max {
-// break }) and the point p, a variable the code after the loop reads
-// (body, err = req.GetBody()) or closes (res.Body.Close()): the last
-// attempt may leave by that exit,
-// and not run those statements, so a refusal that breaks at p would not
-// leave the way the last attempt does.
-func (li *loopInfo) setPastBoundExit(p retryloop.Point) bool {
+// countExitBefore returns the end of the last exit of the body before the
+// point p, after the attempt, that tests the loop's counter (if
+// !retryable || n >= max { break }): the last attempt may leave there.
+// It returns token.NoPos when there is none.
+func (li *loopInfo) countExitBefore(p retryloop.Point) token.Pos {
 	at := p.Stmt.Pos()
 	if p.After {
 		at = p.Stmt.End()
@@ -281,6 +282,21 @@ func (li *loopInfo) setPastBoundExit(p retryloop.Point) bool {
 		}
 		return true
 	})
+	return from
+}
+
+// setPastBoundExit reports whether a failing path sets, between the exit
+// countExitBefore finds and the point p, a variable the code after the
+// loop reads (body, err = req.GetBody()) or closes what one holds
+// (res.Body.Close()): the last attempt may leave by that exit and not run
+// those statements, so a refusal that breaks at p would not leave the way
+// the last attempt does.
+func (li *loopInfo) setPastBoundExit(p retryloop.Point) bool {
+	at := p.Stmt.Pos()
+	if p.After {
+		at = p.Stmt.End()
+	}
+	from := li.countExitBefore(p)
 	if !from.IsValid() {
 		return false
 	}
@@ -1044,21 +1060,21 @@ func childLists(st ast.Stmt) [][]ast.Stmt {
 // harmless reports whether skipping the statements changes nothing the
 // code after the loop sees: they wait, log, jump, or set variables used
 // only inside the loop.
-func (li *loopInfo) harmless(list []ast.Stmt) bool {
+func (li *loopInfo) harmless(list []ast.Stmt, handOn bool) bool {
 	for _, st := range list {
-		if !li.harmlessStmt(st) {
+		if !li.harmlessStmt(st, handOn) {
 			return false
 		}
 	}
 	return true
 }
 
-func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
+func (li *loopInfo) harmlessStmt(st ast.Stmt, handOn bool) bool {
 	switch s := st.(type) {
 	case nil, *ast.EmptyStmt, *ast.BranchStmt, *ast.ReturnStmt:
 		return true
 	case *ast.ExprStmt:
-		return li.isWait(s) || li.isLog(s.X) || li.closesHandedOn(s.X)
+		return li.isWait(s) || li.isLog(s.X) || handOn && li.closesHandedOn(s.X)
 	case *ast.AssignStmt:
 		for _, l := range s.Lhs {
 			if !li.localVar(l) {
@@ -1071,31 +1087,31 @@ func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
 	case *ast.DeclStmt:
 		return true // declares variables of the body
 	case *ast.BlockStmt:
-		return li.harmless(s.List)
+		return li.harmless(s.List, handOn)
 	case *ast.LabeledStmt:
-		return li.harmlessStmt(s.Stmt)
+		return li.harmlessStmt(s.Stmt, handOn)
 	case *ast.IfStmt:
-		if s.Init != nil && !li.harmlessStmt(s.Init) {
+		if s.Init != nil && !li.harmlessStmt(s.Init, handOn) {
 			return false
 		}
-		if !li.harmless(s.Body.List) {
+		if !li.harmless(s.Body.List, handOn) {
 			return false
 		}
-		return s.Else == nil || li.harmlessStmt(s.Else)
+		return s.Else == nil || li.harmlessStmt(s.Else, handOn)
 	case *ast.SelectStmt:
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
-			if _, send := cc.Comm.(*ast.SendStmt); send || !li.harmless(cc.Body) {
+			if _, send := cc.Comm.(*ast.SendStmt); send || !li.harmless(cc.Body, handOn) {
 				return false
 			}
 		}
 		return true
 	case *ast.SwitchStmt:
-		if s.Init != nil && !li.harmlessStmt(s.Init) {
+		if s.Init != nil && !li.harmlessStmt(s.Init, handOn) {
 			return false
 		}
 		for _, c := range s.Body.List {
-			if !li.harmless(c.(*ast.CaseClause).Body) {
+			if !li.harmless(c.(*ast.CaseClause).Body, handOn) {
 				return false
 			}
 		}
@@ -1105,8 +1121,9 @@ func (li *loopInfo) harmlessStmt(st ast.Stmt) bool {
 }
 
 // closesHandedOn reports whether e closes what a variable the code after
-// the loop reads holds (resp.Body.Close()): a refusal that skips it hands
-// the response on open, as the last attempt does.
+// the loop reads holds (resp.Body.Close()): where the last attempt leaves
+// before such a close, a refusal that skips it hands the response on
+// open, as the last attempt does.
 func (li *loopInfo) closesHandedOn(e ast.Expr) bool {
 	c, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || len(c.Args) != 0 {

@@ -63,6 +63,10 @@ func BehaveCases() []rlbehave.Case {
 		{Name: "Fetch", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
 			return response(Fetch(d.Client()))
 		}},
+		{Name: "Check", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			code, err := Check(d.Client())
+			return strconv.Itoa(code), err
+		}},
 		{Name: "Deliver", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
 			req, err := http.NewRequest("GET", "https://deliver.example/item", nil)
 			if err != nil {

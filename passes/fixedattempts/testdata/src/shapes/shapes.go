@@ -572,3 +572,27 @@ func Deliver(c *http.Client, req *http.Request) (string, error) {
 	defer resp.Body.Close()
 	return resp.Status, nil
 }
+
+// Check is the look-alike of Deliver: the last attempt leaves by the header,
+// after the body closed the failing response, and the code after the loop
+// reads only its status; a refusal breaks after the close too, so no
+// response is left open.
+func Check(c *http.Client) (int, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		resp, err = c.Get("https://check.example/health")
+		if err == nil && resp.StatusCode < 500 {
+			resp.Body.Close()
+			return resp.StatusCode, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return resp.StatusCode, nil
+}
