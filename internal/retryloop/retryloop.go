@@ -296,6 +296,15 @@
 //     receiver (c.MaxRetries()) is not read as a test of how the loop
 //     ended (fixedattempts' condReadAfter). A type, not a name, but a
 //     rule all the same.
+//   - Closing in a fix's refusal path: a call of a method named Close with
+//     no argument (resp.Body.Close()) closes what the variable at the
+//     root of its receiver holds (fixedattempts' closesHandedOn and
+//     setPastBoundExit).
+//   - Sends a fix keys by host or target, by type: a function value of
+//     Do's type, func(*http.Request) (*http.Response, error), sends the
+//     request it is given; a grpc.UnaryInvoker or grpc.Streamer sends on
+//     the connection handed with it (fixedattempts' requestHost and
+//     invokerTarget). Types, not names, as above.
 package retryloop
 
 import (
