@@ -1003,21 +1003,7 @@ func (f *fixer) helperOf(file *ast.File, s *retrysite.Site) *helperFix {
 	}
 	calls := map[*ast.Ident]*ast.CallExpr{}
 	for _, file := range f.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				switch fun := ast.Unparen(c.Fun).(type) {
-				case *ast.Ident:
-					calls[fun] = c
-				case *ast.SelectorExpr:
-					calls[fun.Sel] = c
-				case *ast.IndexExpr:
-					if x, ok := ast.Unparen(fun.X).(*ast.Ident); ok {
-						calls[x] = c
-					}
-				}
-			}
-			return true
-		})
+		addCalls(file, calls)
 	}
 	var uses []*ast.Ident
 	for u, o := range f.pass.TypesInfo.Uses {
@@ -1215,22 +1201,12 @@ func (f *fixer) unseenTestUses(name string) int {
 		if err != nil {
 			return testUseElse
 		}
-		called := map[*ast.Ident]bool{}
-		ast.Inspect(tf, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				switch fun := ast.Unparen(c.Fun).(type) {
-				case *ast.Ident:
-					called[fun] = true
-				case *ast.SelectorExpr:
-					called[fun.Sel] = true
-				}
-			}
-			return true
-		})
+		called := map[*ast.Ident]*ast.CallExpr{}
+		addCalls(tf, called)
 		other := false
 		ast.Inspect(tf, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && id.Name == name {
-				if !called[id] {
+				if called[id] == nil {
 					other = true
 				}
 				uses = testCalls
@@ -1242,6 +1218,26 @@ func (f *fixer) unseenTestUses(name string) int {
 		}
 	}
 	return uses
+}
+
+// addCalls maps the identifier by which each call in n names what it
+// calls (f in f(x), x.f(y) and f[T](x)) to the call.
+func addCalls(n ast.Node, calls map[*ast.Ident]*ast.CallExpr) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			switch fun := ast.Unparen(c.Fun).(type) {
+			case *ast.Ident:
+				calls[fun] = c
+			case *ast.SelectorExpr:
+				calls[fun.Sel] = c
+			case *ast.IndexExpr:
+				if x, ok := ast.Unparen(fun.X).(*ast.Ident); ok {
+					calls[x] = c
+				}
+			}
+		}
+		return true
+	})
 }
 
 // helperEdits returns the edits that give a helper its budget parameter
