@@ -299,7 +299,7 @@
 //   - Closing in a fix's refusal path: a call of a method named Close with
 //     no argument (resp.Body.Close()) closes what the variable at the
 //     root of its receiver holds (fixedattempts' closesHandedOn and
-//     setPastBoundExit).
+//     setBetween).
 //   - Sends a fix keys by host or target, by type: a function value of
 //     Do's type, func(*http.Request) (*http.Response, error), sends the
 //     request it is given; a grpc.UnaryInvoker or grpc.Streamer sends on

@@ -360,7 +360,7 @@ func isSendFunc(t types.Type) bool {
 }
 
 // requestCopied returns, when e is a variable declared after pos whose one
-// value is a copy of a request (x.Clone(ctx), x.WithContext(ctx)) that is
+// value (the variable index's, Deps.ConstLocal) is a copy of a request (x.Clone(ctx), x.WithContext(ctx)) that is
 // the same from pos on (a variable that holds it, or a field of such a
 // variable that nothing after pos assigns), that request's expression x;
 // nil otherwise. Neither may have its URL or Host set after pos.
@@ -374,28 +374,7 @@ func (f *fixer) requestCopied(file *ast.File, pos token.Pos, fn ast.Node, e ast.
 	if !ok || v.Pos() <= pos || !isRequest(v.Type()) || f.urlSet(fn, pos, v) {
 		return nil
 	}
-	var value ast.Expr
-	ast.Inspect(fn, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range x.Lhs {
-				lid, ok := ast.Unparen(l).(*ast.Ident)
-				if !ok || info.ObjectOf(lid) != v {
-					continue
-				}
-				if value != nil || x.Tok != token.DEFINE || len(x.Rhs) != len(x.Lhs) {
-					value = badExpr
-					return false
-				}
-				value = x.Rhs[i]
-			}
-		case *ast.UnaryExpr:
-			if lid, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && info.Uses[lid] == v {
-				value = badExpr
-			}
-		}
-		return value != badExpr
-	})
+	value := f.deps.ConstLocal(v)
 	c, ok := ast.Unparen(value).(*ast.CallExpr)
 	if !ok {
 		return nil
@@ -419,9 +398,6 @@ func (f *fixer) requestCopied(file *ast.File, pos token.Pos, fn ast.Node, e ast.
 	}
 	return nil
 }
-
-// badExpr marks a variable with more than one value.
-var badExpr ast.Expr = &ast.BadExpr{}
 
 // urlSet reports whether code of fn after pos sets the URL or the Host of
 // the request v holds (v.URL.Host = h, v.URL = u, v.Host = h).

@@ -162,8 +162,8 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 			// Where the last attempt leaves by an exit before the point,
 			// it leaves a response it got open: a refusal may skip its
 			// close too.
-			handOn := li.countExitBefore(mp).IsValid()
-			if !ok || !li.harmless(rest, handOn) || li.setPastBoundExit(mp) {
+			exit := li.countExitBefore(mp)
+			if !ok || !li.harmless(rest, exit.IsValid()) || li.setBetween(exit, mp) {
 				continue
 			}
 			// The header decides whether another attempt follows: the
@@ -201,7 +201,10 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 		first = flag
 	}
 	if ends {
-		if len(li.body.List) == 0 || li.setPastBoundExit(retryloop.Point{Stmt: li.body.List[len(li.body.List)-1], After: true}) {
+		if len(li.body.List) == 0 {
+			return nil
+		}
+		if end := (retryloop.Point{Stmt: li.body.List[len(li.body.List)-1], After: true}); li.setBetween(li.countExitBefore(end), end) {
 			return nil
 		}
 		return &loopPlan{kind: planTop, first: first, flag: flag, breaks: true}
@@ -285,18 +288,18 @@ func (li *loopInfo) countExitBefore(p retryloop.Point) token.Pos {
 	return from
 }
 
-// setPastBoundExit reports whether a failing path sets, between the exit
-// countExitBefore finds and the point p, a variable the code after the
-// loop reads (body, err = req.GetBody()) or closes what one holds
-// (res.Body.Close()): the last attempt may leave by that exit and not run
-// those statements, so a refusal that breaks at p would not leave the way
-// the last attempt does.
-func (li *loopInfo) setPastBoundExit(p retryloop.Point) bool {
+// setBetween reports whether a failing path sets, between from, the end
+// of the exit countExitBefore finds, and the point p, a variable the code
+// after the loop reads (body, err = req.GetBody()) or closes what one
+// holds (res.Body.Close()): the last attempt may leave by that exit and
+// not run those statements, so a refusal that breaks at p would not leave
+// the way the last attempt does. Without such an exit (from invalid) the
+// last attempt runs them too.
+func (li *loopInfo) setBetween(from token.Pos, p retryloop.Point) bool {
 	at := p.Stmt.Pos()
 	if p.After {
 		at = p.Stmt.End()
 	}
-	from := li.countExitBefore(p)
 	if !from.IsValid() {
 		return false
 	}
