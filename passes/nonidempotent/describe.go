@@ -328,7 +328,7 @@ func (c *checker) hookClean(call *ast.CallExpr) bool {
 		outer := c.enclosingDecl(p)
 		carried := c.withCarrying(callerParams(c.pass.TypesInfo, outer), func() {
 			for i := range sig.Params().Len() {
-				r, _ := c.paramRequest(p, sig.Params().At(i))
+				r := c.heldParam(p, sig.Params().At(i))
 				if r == nil {
 					continue
 				}
@@ -349,6 +349,103 @@ func (c *checker) hookClean(call *ast.CallExpr) bool {
 	}
 	c.hooks[named] = clean
 	return clean
+}
+
+// implsClean reports whether a call of fn, a method of an interface
+// declared in the package, sets no idempotency key and no header the pass
+// cannot name on the request (or request holder) it is given for its
+// parameter i: the package implements the interface, and none of its
+// implementations does (as hookClean judges the functions of a hook
+// type). The implementations the package's callers supply are theirs to
+// judge.
+func (c *checker) implsClean(fn *types.Func, i int) bool {
+	impls := c.implementations(fn)
+	if i < 0 || len(impls) == 0 {
+		return false
+	}
+	key := implParam{fn, i}
+	if v, ok := c.ifaces[key]; ok {
+		return v
+	}
+	if c.ifaces == nil {
+		c.ifaces = map[implParam]bool{}
+	}
+	// While it is judged, a call of the same method (an option that
+	// applies other options) adds no header of its own: the verdict is
+	// that of the implementations. Verdicts reached on that assumption
+	// are dropped if it fails.
+	c.ifaces[key] = true
+	judging := len(c.ifaceOrder)
+	c.ifaceOrder = append(c.ifaceOrder, key)
+	clean := true
+	for _, fd := range impls {
+		m, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok {
+			clean = false
+			break
+		}
+		params := m.Type().(*types.Signature).Params()
+		if i >= params.Len() {
+			clean = false
+			break
+		}
+		if c.callersOnly(m) {
+			continue
+		}
+		r := c.heldParam(fd, params.At(i))
+		if r == nil || r.dynamic || len(r.keys) > 0 {
+			clean = false
+			break
+		}
+	}
+	if !clean {
+		for _, k := range c.ifaceOrder[judging+1:] {
+			delete(c.ifaces, k)
+		}
+	}
+	c.ifaceOrder = c.ifaceOrder[:judging]
+	c.ifaces[key] = clean
+	return clean
+}
+
+// callersOnly reports whether m is a method of a function type of the
+// package that the package makes no function of (type PreOptionFunc
+// func(*Config) error): it runs only functions its callers make, whose
+// headers are theirs, as the options they pass are.
+func (c *checker) callersOnly(m *types.Func) bool {
+	recv := m.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	named, ok := types.Unalias(recv.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != c.pass.Pkg {
+		return false
+	}
+	if _, isSig := named.Underlying().(*types.Signature); !isSig {
+		return false
+	}
+	return len(c.hookProducers(named)) == 0
+}
+
+// implParam is a parameter of an interface method.
+type implParam struct {
+	fn *types.Func
+	i  int
+}
+
+// heldParam follows the parameter p of the function fn when it is a
+// request, a header map or a request holder (its request field is the
+// request), and returns what fn does to it; or nil.
+func (c *checker) heldParam(fn ast.Node, p *types.Var) *request {
+	if r, _ := c.paramRequest(fn, p); r != nil {
+		return r
+	}
+	if holderField(p.Type()) == nil {
+		return nil
+	}
+	r := &request{fn: fn, vars: map[types.Object]bool{p: true}, hdrs: map[types.Object]bool{}}
+	c.collect(r)
+	return r
 }
 
 // enclosingDecl returns the function declaration that holds a function

@@ -175,7 +175,20 @@
 // or by every implementation in the package of an interface of the
 // package (an authentication source's Header(ctx) returning
 // "Authorization" or a package constant), is judged by those returns; an
-// implementation that embeds the interface runs another. A send wrapper that reads the request's method only in a
+// implementation that embeds the interface runs another. A request, or
+// a request holder, handed to a method of an interface declared in the
+// package (opt.Apply(cfg): options applied to a request config) is
+// judged the same way, by the package's implementations of that method:
+// when there are some and none sets a key or a header the pass cannot
+// name, the call sets none. An implementation that applies other values
+// of the interface (a list of options, one option or another) adds
+// nothing of its own; one that is a function type of the package of
+// which the package makes no function (type PreOptionFunc func(*Config)
+// error) runs only functions its callers make, which are theirs, as the
+// options they pass are. A holder may be a local built as a literal
+// around the request and returned by its address (cfg :=
+// RequestConfig{Request: req}; ...; return &cfg, nil); a request or
+// holder stored in a package variable escapes. A send wrapper that reads the request's method only in a
 // block that returns without sending it (the method put in an error) does
 // not choose what it retries.
 //

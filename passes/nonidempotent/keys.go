@@ -325,8 +325,22 @@ func (c *checker) exportFacts() {
 	for i, cd := range cands {
 		seen := map[int]bool{}
 		for cur := range cd.cur.ChildAt(edge.FuncDecl_Body, -1).Preorder((*ast.Ident)(nil)) {
-			if fn, ok := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Func); ok {
-				if j, ok := index[fn.Origin()]; ok && !seen[j] {
+			fn, ok := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Func)
+			if !ok {
+				continue
+			}
+			// A method of an interface of the package runs its
+			// implementations (implsClean).
+			callees := []*types.Func{fn.Origin()}
+			if typesx.IsInterfaceMethod(fn) {
+				for _, fd := range c.implementations(fn) {
+					if m, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						callees = append(callees, m)
+					}
+				}
+			}
+			for _, fn := range callees {
+				if j, ok := index[fn]; ok && !seen[j] {
 					seen[j] = true
 					callers[j] = append(callers[j], i)
 				}
@@ -395,6 +409,7 @@ func (c *checker) exportFacts() {
 			}
 			changed = true
 			c.hooks = nil // the functions of a hook type may judge otherwise now
+			c.ifaces = nil
 			if converts {
 				// A type is a request description now, or no longer:
 				// every function that takes, builds or sends one may

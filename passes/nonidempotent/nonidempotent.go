@@ -260,8 +260,10 @@ type checker struct {
 	// descs caches descField per named type while the package's facts
 	// keep who converts (exportFacts clears it when one changes); hooks
 	// caches hookClean per named function type.
-	descs map[*types.Named]*types.Var
-	hooks map[*types.Named]bool
+	descs      map[*types.Named]*types.Var
+	hooks      map[*types.Named]bool
+	ifaces     map[implParam]bool // the verdicts of implsClean
+	ifaceOrder []implParam        // the interface methods being judged, outermost first
 	// carrying, while a function's fact is computed, holds its header-map
 	// parameters that mapKeys judges as holding no key, recording in
 	// carried those it met: the fact then says the request carries them

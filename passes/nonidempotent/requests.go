@@ -523,6 +523,20 @@ func (c *checker) rootKind(r *request, x ast.Expr, depth int) int {
 				}
 			}
 		}
+	case *ast.CompositeLit:
+		// A request holder built around the request: cfg :=
+		// RequestConfig{Request: req} holds it.
+		if hf := holderField(c.pass.TypesInfo.TypeOf(x)); hf != nil {
+			for _, el := range x.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if key, ok := kv.Key.(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(key) == hf && c.rootKind(r, kv.Value, depth+1) == rootReq {
+					return rootReq
+				}
+			}
+		}
 	case *ast.CallExpr:
 		f := c.callee(x)
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
@@ -655,8 +669,8 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 				if len(pn.Lhs) == len(pn.Rhs) {
 					l = pn.Lhs[i]
 				}
-				if _, ok := ast.Unparen(l).(*ast.Ident); !ok {
-					r.escapes = true
+				if id, ok := ast.Unparen(l).(*ast.Ident); !ok || c.packageVar(id) {
+					r.escapes = true // stored in a field, an element or a package variable
 				}
 			}
 			return
@@ -676,11 +690,14 @@ func (c *checker) classify(r *request, e inspector.Cursor, isHdr bool) {
 				}
 				return
 			}
+			if pn.Value == node && !isHdr && c.heldBy(r, p) {
+				return // the request field of a holder that is one of its variables
+			}
 			r.escapes = true
 			return
 		case *ast.UnaryExpr:
-			if pn.Op == token.AND && !isHdr && typesx.IsNamed(c.pass.TypesInfo.TypeOf(node.(ast.Expr)), "net/http", "Request") {
-				e = p // &req of a request value: the request itself
+			if t := c.pass.TypesInfo.TypeOf(node.(ast.Expr)); pn.Op == token.AND && !isHdr && (typesx.IsNamed(t, "net/http", "Request") || holderField(t) != nil) {
+				e = p // &req of a request value, &cfg of a holder: the request itself
 				continue
 			}
 			r.escapes = true
@@ -714,6 +731,9 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 		case f == nil && c.hookClean(call):
 			// A hook of the package's own type whose functions set no
 			// key and no header the pass cannot name.
+		case f != nil && c.implsClean(f, argParam(call, f, arg)):
+			// A method of the package's own interface whose
+			// implementations in the package set none either.
 		default:
 			r.handed = append(r.handed, call) // may set headers, unless it runs after the send
 		}
@@ -726,11 +746,7 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 	if idx < 0 {
 		return
 	}
-	sig := f.Type().(*types.Signature)
-	pi := idx
-	if sig.Variadic() && pi >= sig.Params().Len()-1 {
-		pi = sig.Params().Len() - 1
-	}
+	pi := argParam(call, f, arg)
 	if fact := c.keyFact(f); fact != nil {
 		if slices.ContainsFunc(fact.Copies, func(cp [2]int) bool { return cp[0] == pi }) {
 			// It copies a header map onto the request: a key where
@@ -767,6 +783,62 @@ func (c *checker) argUse(r *request, call *ast.CallExpr, arg ast.Node, isHdr boo
 	if c.returnsResponse(call) || c.returnsError(call) {
 		r.sends = append(r.sends, call)
 	}
+}
+
+// packageVar reports whether id denotes a package-level variable.
+func (c *checker) packageVar(id *ast.Ident) bool {
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// heldBy reports whether kv, an element of a composite literal, is the
+// request field of a holder literal (or of its address) given to a
+// variable that follows the request: cfg := RequestConfig{Request: req}.
+func (c *checker) heldBy(r *request, kv inspector.Cursor) bool {
+	lit, ok := kv.Parent().Node().(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	hf := holderField(c.pass.TypesInfo.TypeOf(lit))
+	key, ok := kv.Node().(*ast.KeyValueExpr).Key.(*ast.Ident)
+	if hf == nil || !ok || c.pass.TypesInfo.ObjectOf(key) != hf {
+		return false
+	}
+	var val ast.Node = lit
+	up := kv.Parent().Parent()
+	if u, ok := up.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		val, up = u, up.Parent()
+	}
+	switch as := up.Node().(type) {
+	case *ast.AssignStmt:
+		for i, rhs := range as.Rhs {
+			if rhs == val && len(as.Lhs) == len(as.Rhs) {
+				return r.vars[c.varOf(as.Lhs[i])]
+			}
+		}
+	case *ast.ValueSpec:
+		for i, v := range as.Values {
+			if v == val && len(as.Names) == len(as.Values) {
+				return r.vars[c.pass.TypesInfo.Defs[as.Names[i]]]
+			}
+		}
+	}
+	return false
+}
+
+// argParam returns the index of the parameter of f that the argument arg
+// of call is passed for (the final one for the arguments of a variadic
+// parameter), or -1.
+func argParam(call *ast.CallExpr, f *types.Func, arg ast.Node) int {
+	idx := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == arg })
+	if idx < 0 {
+		return -1
+	}
+	sig := f.Type().(*types.Signature)
+	if sig.Variadic() && idx >= sig.Params().Len()-1 {
+		return sig.Params().Len() - 1
+	}
+	return idx
 }
 
 // nonSending lists standard packages whose functions take a request
