@@ -117,7 +117,13 @@
 //     reslices its receiver's field (q.items = q.items[1:]: a drained
 //     channel buffer), though a receiver taken so is (a connection off a
 //     pool, the same request again); nor is a loop that refuses to repeat
-//     an input that failed.
+//     an input that failed, nor one whose way round changes what the next
+//     request is planned from: an argument of the attempt planned by a
+//     method of a variable (body := t.plan()) that reads a field of it
+//     which another method of it, called in the loop outside the attempt,
+//     assigns (t.recoversFrom(err) sets t.link): a re-planned request,
+//     where a receiver looked up so after a repair (conn := r.current()
+//     after r.reconnect()) is a handle looked up again.
 //
 // Failover is a retry: a range over a list of endpoints (servers, brokers,
 // addresses, by the list's or its elements' names, or of an address type of

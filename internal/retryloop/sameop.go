@@ -32,7 +32,133 @@ func (a *Definer) sameOperation(l *loop, f *flow) bool {
 			break
 		}
 	}
+	for _, arg := range f.call.Args {
+		if ok && a.replanned(l, f, arg) {
+			ok = false
+		}
+	}
 	return ok && !a.dedupes(l, f)
+}
+
+// replanned reports whether an argument of the attempt (not its receiver)
+// is planned on each iteration by a method of a variable x of the
+// function, x.plan(...), that reads a field of x which another method
+// of x the loop calls outside the attempt assigns (t.recoversFrom(err)
+// sets t.link, which t.planRequest reads): the way round changes what the
+// next request is planned from, so the next attempt sends a different
+// request. A receiver planned so (conn := c.getConn() after c.reconnect())
+// is a handle looked up again, the same operation.
+func (a *Definer) replanned(l *loop, f *flow, arg ast.Expr) bool {
+	// The plans: method calls on a variable whose result the argument
+	// is, directly or through one local the loop assigns.
+	var plans []*ast.CallExpr
+	var find func(e ast.Expr, depth int)
+	find = func(e ast.Expr, depth int) {
+		astx.InspectNoLit(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				plans = append(plans, n)
+			case *ast.Ident:
+				if v, ok := a.pass.TypesInfo.Uses[n].(*types.Var); ok && depth < 2 && !v.IsField() && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+					for _, d := range a.defsInLoop(l, v) {
+						if d.rhs != nil && !d.compound {
+							find(d.rhs, depth+1)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	find(arg, 0)
+	for _, plan := range plans {
+		x, reads := a.recvFields(plan, false)
+		if x == nil || len(reads) == 0 {
+			continue
+		}
+		repaired := false
+		astx.InspectNoLit(l.body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || repaired || call == plan || call == f.call {
+				return !repaired
+			}
+			if y, sets := a.recvFields(call, true); y == x {
+				for fld := range sets {
+					repaired = repaired || reads[fld]
+				}
+			}
+			return !repaired
+		})
+		if repaired {
+			return true
+		}
+	}
+	return false
+}
+
+// recvFields returns, for a call x.m(...) of a method of the package on a
+// local variable or parameter x, that variable and the fields of x the
+// method's own body reads (or, with assigned, assigns); nil otherwise.
+func (a *Definer) recvFields(call *ast.CallExpr, assigned bool) (types.Object, map[*types.Var]bool) {
+	sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil
+	}
+	xid, ok := unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	x, ok := a.pass.TypesInfo.Uses[xid].(*types.Var)
+	if !ok || x.IsField() {
+		return nil, nil
+	}
+	fn := a.callee(call)
+	if fn == nil || fn.Pkg() != a.pass.Pkg {
+		return nil, nil
+	}
+	fd := a.host.Decl(fn)
+	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
+		return nil, nil
+	}
+	recv := a.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
+	if recv == nil {
+		return nil, nil
+	}
+	out := map[*types.Var]bool{}
+	field := func(e ast.Expr) *types.Var {
+		s, ok := unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if id, ok := unparen(s.X).(*ast.Ident); !ok || a.pass.TypesInfo.Uses[id] != recv {
+			return nil
+		}
+		v, _ := a.pass.TypesInfo.Uses[s.Sel].(*types.Var)
+		if v == nil || !v.IsField() {
+			return nil
+		}
+		return v
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if assigned {
+				for _, l := range n.Lhs {
+					if v := field(l); v != nil {
+						out[v] = true
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			if !assigned {
+				if v := field(n); v != nil {
+					out[v] = true
+				}
+			}
+		}
+		return true
+	})
+	return x, out
 }
 
 // receivesNext reports whether the attempt is a function of the package
