@@ -462,6 +462,20 @@ func (c *checker) implementations(fn *types.Func) []*ast.FuncDecl {
 		}
 		return nil
 	}
+	if impls, ok := c.implsOf[fn]; ok {
+		return impls
+	}
+	if c.implsOf == nil {
+		c.implsOf = map[*types.Func][]*ast.FuncDecl{}
+	}
+	impls := c.methodImpls(fn)
+	c.implsOf[fn] = impls
+	return impls
+}
+
+// methodImpls computes implementations for a method of an interface
+// declared in the package.
+func (c *checker) methodImpls(fn *types.Func) []*ast.FuncDecl {
 	recv := fn.Type().(*types.Signature).Recv()
 	if recv == nil {
 		return nil
@@ -471,20 +485,13 @@ func (c *checker) implementations(fn *types.Func) []*ast.FuncDecl {
 		return nil
 	}
 	var out []*ast.FuncDecl
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
-		}
-		t := tn.Type()
-		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
-			continue // generic: its instances are not known here
-		}
-		if !types.Implements(t, iface) && !types.Implements(types.NewPointer(t), iface) {
-			continue
-		}
+	for _, t := range c.concreteTypes() {
+		// A type without a method of that name implements nothing
+		// that has it: looked up first, as it is cheaper.
 		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, c.pass.Pkg, fn.Name())
+		if obj == nil || !types.Implements(t, iface) && !types.Implements(types.NewPointer(t), iface) {
+			continue
+		}
 		m, ok := obj.(*types.Func)
 		if !ok || m.Pkg() != c.pass.Pkg {
 			return nil
@@ -500,6 +507,29 @@ func (c *checker) implementations(fn *types.Func) []*ast.FuncDecl {
 			out = append(out, fd)
 		}
 	}
+	return out
+}
+
+// concreteTypes returns the package's defined types that may implement
+// an interface: neither aliases, nor interfaces, nor generic.
+func (c *checker) concreteTypes() []types.Type {
+	if c.concrete != nil {
+		return *c.concrete
+	}
+	var out []types.Type
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		t := tn.Type()
+		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue // generic: its instances are not known here
+		}
+		out = append(out, t)
+	}
+	c.concrete = &out
 	return out
 }
 

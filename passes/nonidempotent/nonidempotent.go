@@ -262,8 +262,10 @@ type checker struct {
 	// caches hookClean per named function type.
 	descs      map[*types.Named]*types.Var
 	hooks      map[*types.Named]bool
-	ifaces     map[implParam]bool // the verdicts of implsClean
-	ifaceOrder []implParam        // the interface methods being judged, outermost first
+	ifaces     map[implParam]bool              // the verdicts of implsClean
+	implsOf    map[*types.Func][]*ast.FuncDecl // the implementations of the package's interface methods
+	concrete   *[]types.Type                   // the package's types that may implement an interface
+	ifaceOrder []implParam                     // the interface methods being judged, outermost first
 	// carrying, while a function's fact is computed, holds its header-map
 	// parameters that mapKeys judges as holding no key, recording in
 	// carried those it met: the fact then says the request carries them
