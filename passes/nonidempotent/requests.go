@@ -813,7 +813,8 @@ func (c *checker) heldBy(r *request, kv inspector.Cursor) bool {
 	case *ast.AssignStmt:
 		for i, rhs := range as.Rhs {
 			if rhs == val && len(as.Lhs) == len(as.Rhs) {
-				return r.vars[c.varOf(as.Lhs[i])]
+				id, ok := ast.Unparen(as.Lhs[i]).(*ast.Ident)
+				return ok && !c.packageVar(id) && r.vars[c.varOf(id)]
 			}
 		}
 	case *ast.ValueSpec:

@@ -185,3 +185,23 @@ func executeKept(ctx context.Context, method, u string) error {
 func keptPost(ctx context.Context) error {
 	return executeKept(ctx, http.MethodPost, "/v1/kept")
 }
+
+var shared *RequestConfig
+
+// newSharedConfig builds its config in a package variable: no builder.
+func newSharedConfig(ctx context.Context, method, u string) (*RequestConfig, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	shared = &RequestConfig{Request: req, HTTPClient: http.DefaultClient}
+	return shared, nil
+}
+
+func sharedPost(ctx context.Context) error {
+	cfg, err := newSharedConfig(ctx, http.MethodPost, "/v1/shared")
+	if err != nil {
+		return err
+	}
+	return cfg.Execute()
+}
