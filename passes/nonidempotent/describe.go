@@ -402,8 +402,12 @@ func (c *checker) implsClean(fn *types.Func, i int) bool {
 		for _, k := range c.ifaceOrder[judging+1:] {
 			delete(c.ifaces, k)
 		}
+		c.ifaceOrder = c.ifaceOrder[:judging+1]
 	}
-	c.ifaceOrder = c.ifaceOrder[:judging]
+	if judging == 0 {
+		// The outermost judgement: no assumption is left to fail.
+		c.ifaceOrder = c.ifaceOrder[:0]
+	}
 	c.ifaces[key] = clean
 	return clean
 }

@@ -265,7 +265,7 @@ type checker struct {
 	ifaces     map[implParam]bool              // the verdicts of implsClean
 	implsOf    map[*types.Func][]*ast.FuncDecl // the implementations of the package's interface methods
 	concrete   *[]types.Type                   // the package's types that may implement an interface
-	ifaceOrder []implParam                     // the interface methods being judged, outermost first
+	ifaceOrder []implParam                     // the interface methods judged since the outermost judgement began
 	// carrying, while a function's fact is computed, holds its header-map
 	// parameters that mapKeys judges as holding no key, recording in
 	// carried those it met: the fact then says the request carries them
