@@ -795,19 +795,9 @@ func (c *checker) packageVar(id *ast.Ident) bool {
 // request field of a holder literal (or of its address) given to a
 // variable that follows the request: cfg := RequestConfig{Request: req}.
 func (c *checker) heldBy(r *request, kv inspector.Cursor) bool {
-	lit, ok := kv.Parent().Node().(*ast.CompositeLit)
+	val, up, ok := c.holderElem(kv, false)
 	if !ok {
 		return false
-	}
-	hf := holderField(c.pass.TypesInfo.TypeOf(lit))
-	key, ok := kv.Node().(*ast.KeyValueExpr).Key.(*ast.Ident)
-	if hf == nil || !ok || c.pass.TypesInfo.ObjectOf(key) != hf {
-		return false
-	}
-	var val ast.Node = lit
-	up := kv.Parent().Parent()
-	if u, ok := up.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
-		val, up = u, up.Parent()
 	}
 	switch as := up.Node().(type) {
 	case *ast.AssignStmt:
@@ -820,7 +810,7 @@ func (c *checker) heldBy(r *request, kv inspector.Cursor) bool {
 	case *ast.ValueSpec:
 		for i, v := range as.Values {
 			if v == val && len(as.Names) == len(as.Values) {
-				return r.vars[c.pass.TypesInfo.Defs[as.Names[i]]]
+				return !c.packageVar(as.Names[i]) && r.vars[c.pass.TypesInfo.Defs[as.Names[i]]]
 			}
 		}
 	}
@@ -892,20 +882,32 @@ func (c *checker) intConst(e ast.Expr) (int64, bool) { return typesx.IntConst(c.
 // map, in any field of it) that the function returns as its first result:
 // return &ClientRequest{req: req, Header: req.Header}, nil.
 func (c *checker) returnedHolder(kv inspector.Cursor, isHdr bool) bool {
-	lit, ok := kv.Parent().Node().(*ast.CompositeLit)
+	val, up, ok := c.holderElem(kv, isHdr)
 	if !ok {
 		return false
+	}
+	ret, ok := up.Node().(*ast.ReturnStmt)
+	return ok && len(ret.Results) > 0 && ret.Results[0] == val
+}
+
+// holderElem reports whether kv, an element of a composite literal, is
+// the request field of a holder literal (with isHdr, any field of one),
+// and returns the holder's value (the literal or its address) and the
+// node that holds that value.
+func (c *checker) holderElem(kv inspector.Cursor, isHdr bool) (ast.Node, inspector.Cursor, bool) {
+	lit, ok := kv.Parent().Node().(*ast.CompositeLit)
+	if !ok {
+		return nil, inspector.Cursor{}, false
 	}
 	hf := holderField(c.pass.TypesInfo.TypeOf(lit))
 	key, ok := kv.Node().(*ast.KeyValueExpr).Key.(*ast.Ident)
 	if hf == nil || !ok || !isHdr && c.pass.TypesInfo.ObjectOf(key) != hf {
-		return false
+		return nil, inspector.Cursor{}, false
 	}
-	var res ast.Node = lit
+	var val ast.Node = lit
 	up := kv.Parent().Parent()
 	if u, ok := up.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
-		res, up = u, up.Parent()
+		val, up = u, up.Parent()
 	}
-	ret, ok := up.Node().(*ast.ReturnStmt)
-	return ok && len(ret.Results) > 0 && ret.Results[0] == res
+	return val, up, true
 }
