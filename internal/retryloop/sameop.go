@@ -104,16 +104,44 @@ func (a *Definer) recvFields(call *ast.CallExpr, assigned bool) (types.Object, m
 	if !ok {
 		return nil, nil
 	}
-	xid, ok := unparen(sel.X).(*ast.Ident)
-	if !ok {
+	if _, ok := unparen(sel.X).(*ast.Ident); !ok {
 		return nil, nil
 	}
-	x, ok := a.pass.TypesInfo.Uses[xid].(*types.Var)
+	x, ok := a.objOf(sel.X).(*types.Var)
 	if !ok || x.IsField() {
 		return nil, nil
 	}
 	fn := a.callee(call)
 	if fn == nil || fn.Pkg() != a.pass.Pkg {
+		return nil, nil
+	}
+	fd, recv := a.methodRecv(fn)
+	if fd == nil {
+		return nil, nil
+	}
+	out := map[*types.Var]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if v := a.recvField(l, recv); v != nil && assigned {
+					out[v] = true
+				}
+			}
+		case *ast.SelectorExpr:
+			if v := a.recvField(n, recv); v != nil && !assigned {
+				out[v] = true
+			}
+		}
+		return true
+	})
+	return x, out
+}
+
+// methodRecv returns the declaration of a method of the package, with a
+// body and a named receiver, and that receiver's object; nil otherwise.
+func (a *Definer) methodRecv(fn *types.Func) (*ast.FuncDecl, types.Object) {
+	if fn.Signature().Recv() == nil {
 		return nil, nil
 	}
 	fd := a.host.Decl(fn)
@@ -124,41 +152,21 @@ func (a *Definer) recvFields(call *ast.CallExpr, assigned bool) (types.Object, m
 	if recv == nil {
 		return nil, nil
 	}
-	out := map[*types.Var]bool{}
-	field := func(e ast.Expr) *types.Var {
-		s, ok := unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return nil
-		}
-		if id, ok := unparen(s.X).(*ast.Ident); !ok || a.pass.TypesInfo.Uses[id] != recv {
-			return nil
-		}
-		v, _ := a.pass.TypesInfo.Uses[s.Sel].(*types.Var)
-		if v == nil || !v.IsField() {
-			return nil
-		}
-		return v
+	return fd, recv
+}
+
+// recvField returns the field of the receiver recv that e selects
+// (q.items), or nil.
+func (a *Definer) recvField(e ast.Expr, recv types.Object) *types.Var {
+	sel, ok := unparen(e).(*ast.SelectorExpr)
+	if !ok || a.objOf(sel.X) != recv {
+		return nil
 	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if assigned {
-				for _, l := range n.Lhs {
-					if v := field(l); v != nil {
-						out[v] = true
-					}
-				}
-			}
-		case *ast.SelectorExpr:
-			if !assigned {
-				if v := field(n); v != nil {
-					out[v] = true
-				}
-			}
-		}
-		return true
-	})
-	return x, out
+	v, _ := a.objOf(sel).(*types.Var)
+	if v == nil || !v.IsField() {
+		return nil
+	}
+	return v
 }
 
 // receivesNext reports whether the attempt is a function of the package
@@ -261,24 +269,14 @@ func (a *Definer) takesQueued(l *loop, call *ast.CallExpr) bool {
 // (q.items = q.items[1:], q.buf = q.buf[:n-1]): it takes a value off.
 func (a *Definer) dequeues(c *ast.CallExpr) bool {
 	fn := a.callee(c)
-	if fn == nil || fn.Signature().Recv() == nil {
+	if fn == nil {
 		return false
 	}
-	fd := a.host.Decl(fn)
-	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
+	fd, recv := a.methodRecv(fn)
+	if fd == nil {
 		return false
 	}
-	recv := a.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
-	if recv == nil {
-		return false
-	}
-	field := func(e ast.Expr) types.Object {
-		sel, ok := unparen(e).(*ast.SelectorExpr)
-		if !ok || a.objOf(sel.X) != recv {
-			return nil
-		}
-		return a.objOf(sel)
-	}
+	field := func(e ast.Expr) *types.Var { return a.recvField(e, recv) }
 	found := false
 	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
