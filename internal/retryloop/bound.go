@@ -1378,3 +1378,33 @@ func (a *Definer) firstGuard(n ast.Node) *ast.CallExpr {
 	})
 	return g
 }
+
+// lastExits returns the exits of the body whose branch out of the loop is
+// taken on the last attempt the header allows, by a test lastTest reads
+// (if attempt == max, in for attempt := 0; attempt <= max; attempt++; if
+// i+1 < n on the branch where it fails).
+func (f *flow) lastExits() []BoundExit {
+	counter := f.l.counter
+	if counter == nil {
+		counter = f.l.countdown
+	}
+	i := f.slot(counter)
+	if i < 0 {
+		return nil
+	}
+	var out []BoundExit
+	for _, e := range f.exits {
+		for _, t := range f.a.triggers(f.l, f, e) {
+			b, ok := unparen(t).(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			sts, ok := f.lastTest(unparen(b.X), b.Y, b.Op, state{}, e.onYes)
+			if ok && len(sts) == 1 && sts[0].vals[i] == bLast {
+				out = append(out, BoundExit{Node: e.node, OnYes: e.onYes, Trigger: t})
+				break
+			}
+		}
+	}
+	return out
+}

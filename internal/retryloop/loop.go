@@ -205,6 +205,9 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	}
 	lp.TickerBound = l.ticker != nil && lp.Bound == (Bound{}) && len(lp.BoundExits) == 0
 	lp.HeaderBound = a.headerBound(l, lp)
+	if lp.HeaderBound && len(lp.BoundExits) == 0 {
+		lp.LastExits = f.lastExits()
+	}
 	lp.Exempt = a.conflictOnly(l, f)
 	lp.Waits = a.loopWaits(l, lp.Path)
 	if l.timer != nil {

@@ -163,6 +163,13 @@ type Loop struct {
 	Bound       Bound
 	BoundExits  []BoundExit
 	HeaderBound bool
+	// LastExits are the exits of the body that take the last attempt of
+	// a loop its header counts out before the header does: a test of the
+	// counter against the header's bound that holds only on the last
+	// attempt (if attempt == max { return err } in for attempt := 0;
+	// attempt <= max; attempt++). They make no bound of their own (the
+	// header's is the loop's), and BoundExitAt finds them too.
+	LastExits []BoundExit
 	// Exempt, when not empty, says why the loop is no outage risk: it
 	// retries only concurrency conflicts.
 	Exempt string
@@ -543,11 +550,14 @@ func (lp *Loop) WaitIn(n ast.Node) bool {
 }
 
 // BoundExitAt returns the exit that makes the loop's bound at the
-// condition cond, and whether there is one.
+// condition cond, or takes its last attempt out there (LastExits), and
+// whether there is one.
 func (lp *Loop) BoundExitAt(cond ast.Expr) (BoundExit, bool) {
-	for _, e := range lp.BoundExits {
-		if e.Node == cond {
-			return e, true
+	for _, list := range [][]BoundExit{lp.BoundExits, lp.LastExits} {
+		for _, e := range list {
+			if e.Node == cond {
+				return e, true
+			}
 		}
 	}
 	return BoundExit{}, false

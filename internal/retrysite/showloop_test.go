@@ -109,22 +109,26 @@ func describeLoop(fset *token.FileSet, l *retryloop.Loop) string {
 		}
 		add("wait=%s %s", desc, kindName[w.Kind])
 	}
-	for _, e := range l.BoundExits {
-		when := "no"
-		if e.OnYes {
-			when = "yes"
+	exits := func(name string, list []retryloop.BoundExit) {
+		for _, e := range list {
+			when := "no"
+			if e.OnYes {
+				when = "yes"
+			}
+			at := "select"
+			if e.Trigger != nil {
+				at = short(fset, e.Trigger)
+			} else if x, ok := e.Node.(ast.Expr); ok {
+				at = short(fset, x)
+			}
+			add("%s=%s on %s", name, at, when)
 		}
-		at := "select"
-		if e.Trigger != nil {
-			at = short(fset, e.Trigger)
-		} else if x, ok := e.Node.(ast.Expr); ok {
-			at = short(fset, x)
-		}
-		add("exit=%s on %s", at, when)
 	}
+	exits("exit", l.BoundExits)
 	if l.HeaderBound {
 		add("header")
 	}
+	exits("last-exit", l.LastExits)
 	if l.Primed != nil {
 		add("primed=%s", short(fset, l.Primed.Fun))
 	}

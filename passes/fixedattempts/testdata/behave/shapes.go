@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
@@ -73,6 +74,13 @@ func BehaveCases() []rlbehave.Case {
 				return "", err
 			}
 			return Deliver(d.Client(), req)
+		}},
+		{Name: "Rewind", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			req, err := http.NewRequest("PUT", "https://deliver.example/item", strings.NewReader("item"))
+			if err != nil {
+				return "", err
+			}
+			return Rewind(d.Client(), req)
 		}},
 		{Name: "Lookup", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{orders: fake{d}}

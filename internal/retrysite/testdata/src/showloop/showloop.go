@@ -252,3 +252,36 @@ func notPrimed(ctx context.Context, c *Client) error {
 	}
 	return err
 }
+
+// The header counts the attempts, and a test of the body takes the last
+// one out before the wait (attempt == max holds on the last attempt
+// only): a last exit, which the fixer joins.
+func lastOut(ctx context.Context, c *Client, max int) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ { // want `attempt=c\.Call failures=error unguarded=error meet=before if attempt == max \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header last-exit=attempt == max on yes another-attempt-if=attempt\+1 <= max \[max\+1 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		if attempt == max {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// The look-alike: the test of the body holds on an attempt before the
+// last (the second), so it is no last exit.
+func secondOut(ctx context.Context, c *Client, max int) error {
+	var err error
+	for attempt := 0; attempt <= max; attempt++ { // want `attempt=c\.Call failures=error unguarded=error meet=before if attempt == 1 \{\.\.\. \(err=err\) meet=before time\.Sleep\(time\.Second\) \(err=err\) next=failures only \(err=err\) wait=time\.Sleep fixed header another-attempt-if=attempt\+1 <= max \[max\+1 attempts\]`
+		if err = c.Call(ctx); err == nil {
+			return nil
+		}
+		if attempt == 1 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

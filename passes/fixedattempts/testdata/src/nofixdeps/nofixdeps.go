@@ -207,43 +207,6 @@ func failingOver(pick func() *grpc.ClientConn) grpc.UnaryClientInterceptor {
 // Caller sends requests with its client.
 type Caller struct{ hc *http.Client }
 
-// shouldRetry is a retry policy the analysis does not read: it takes the
-// request too.
-func shouldRetry(req *http.Request, resp *http.Response, err error) bool {
-	return err != nil || resp.StatusCode >= 500
-}
-
-// The last attempt leaves by the exit that tests the counter, before the
-// request's body is rewound into err and the response closed: a refused
-// retry breaking out after them would hand the code after the loop a nil
-// error and a closed response (the rewound body, on the second shape,
-// runs by the end of the body, where a guard at the top would break).
-func (c *Caller) rewinding(req *http.Request) (string, error) {
-	var resp *http.Response
-	var err error
-	for i := 0; i <= 3; i++ { // want `up to 4 attempts`
-		resp, err = c.hc.Do(req)
-		if !shouldRetry(req, resp, err) || i >= 3 {
-			break
-		}
-		if req.GetBody != nil {
-			req.Body, err = req.GetBody()
-			if err != nil {
-				return "", err
-			}
-		}
-		if resp != nil {
-			resp.Body.Close()
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	return resp.Status, nil
-}
-
 // wrap returns a send that goes through a middleware.
 func wrap(send func(*http.Request) (*http.Response, error)) func(*http.Request) (*http.Response, error) {
 	return send

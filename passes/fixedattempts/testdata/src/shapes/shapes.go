@@ -547,12 +547,11 @@ func shouldRetry(req *http.Request, resp *http.Response, err error) bool {
 	return err != nil || resp.StatusCode >= 500
 }
 
-// Deliver's last attempt leaves by the exit that tests the counter, beside a
+// Deliver's last attempt leaves by the exit that tests the counter against
+// the header's bound (i >= 3 holds on the last attempt only), beside a
 // policy the analysis does not read, with the response open for the code
-// after the loop: a refusal breaks out right after that exit, before the
-// response is closed, and leaves the same way. nofixdeps' rewinding is the
-// look-alike: it rewinds the body into err after the exit, and gets no
-// fix.
+// after the loop: the budget joins that exit's condition, so a refusal
+// leaves the same way, before the response is closed.
 func Deliver(c *http.Client, req *http.Request) (string, error) {
 	var resp *http.Response
 	var err error
@@ -560,6 +559,37 @@ func Deliver(c *http.Client, req *http.Request) (string, error) {
 		resp, err = c.Do(req)
 		if !shouldRetry(req, resp, err) || i >= 3 {
 			break
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	return resp.Status, nil
+}
+
+// Rewind is Deliver's look-alike that rewinds the request's body into err
+// after the exit: a refusal breaking out after the rewind would hand the
+// code after the loop a nil error and a closed response. Joining the exit's
+// condition, the refusal leaves before the rewind, as the last attempt
+// does.
+func Rewind(c *http.Client, req *http.Request) (string, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i <= 3; i++ { // want `up to 4 attempts`
+		resp, err = c.Do(req)
+		if !shouldRetry(req, resp, err) || i >= 3 {
+			break
+		}
+		if req.GetBody != nil {
+			req.Body, err = req.GetBody()
+			if err != nil {
+				return "", err
+			}
 		}
 		if resp != nil {
 			resp.Body.Close()
