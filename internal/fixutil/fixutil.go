@@ -4,8 +4,11 @@
 package fixutil
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/printer"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -366,6 +369,29 @@ func Source(pass *analysis.Pass, n ast.Node) string {
 		return ""
 	}
 	return string(data[start:end])
+}
+
+// CallArgs returns the source of a call of fun with args, as gofmt lays it
+// out: with more than one argument, gofmt drops the blanks around the
+// operators of an argument (max(d * 2, 1) is max(d*2, 1)), whatever
+// encloses the call, so an argument taken from a context with one (a
+// wait's duration in time.Sleep(d * 2)) is printed again. Arguments with
+// a comment, or that do not parse, are kept as they are.
+func CallArgs(fun string, args ...string) string {
+	text := fun + "(" + strings.Join(args, ", ") + ")"
+	if len(args) < 2 || strings.Contains(text, "//") || strings.Contains(text, "/*") {
+		return text
+	}
+	fset := token.NewFileSet()
+	e, err := parser.ParseExprFrom(fset, "", text, 0)
+	if err != nil {
+		return text
+	}
+	var b bytes.Buffer
+	if err := (&printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}).Fprint(&b, fset, e); err != nil || strings.Contains(b.String(), "\n") {
+		return text // a multi-line argument keeps its own layout
+	}
+	return b.String()
 }
 
 // Claims holds the names the fixes of one pass declare in one package, by

@@ -276,3 +276,27 @@ func f(taken int) {
 		}
 	}
 }
+
+// TestCallArgs checks that a call the fixes build around source text is
+// laid out as gofmt lays it out in any context, since analysistest
+// compares goldens after formatting and would not see it.
+func TestCallArgs(t *testing.T) {
+	for _, c := range []struct {
+		fun  string
+		args []string
+		want string
+	}{
+		{"max", []string{"time.Duration(attempt) * 100 * time.Millisecond", "1"}, "max(time.Duration(attempt)*100*time.Millisecond, 1)"},
+		{"max", []string{"d", "1"}, "max(d, 1)"},
+		{"max", []string{"a + b*c", "1"}, "max(a+b*c, 1)"},
+		// One argument keeps the blanks its context gave it.
+		{"rand.N", []string{"d * 2"}, "rand.N(d * 2)"},
+		// A comment, or text that does not parse, is kept.
+		{"max", []string{"d * 2 /* base */", "1"}, "max(d * 2 /* base */, 1)"},
+		{"max", []string{"d *", "1"}, "max(d *, 1)"},
+	} {
+		if got := CallArgs(c.fun, c.args...); got != c.want {
+			t.Errorf("CallArgs(%q, %q) = %q, want %q", c.fun, c.args, got, c.want)
+		}
+	}
+}

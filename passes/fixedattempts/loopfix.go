@@ -22,7 +22,9 @@ import (
 // before the fix:
 //
 //   - when the exit that bounds the attempts (if attempt >= max { return
-//     fmt.Errorf(...) }) is on every failing path, the budget joins its
+//     fmt.Errorf(...) }), or in a loop its header counts the test that
+//     takes the last attempt out (if attempt == max { return err }, the
+//     model's LastExits), is on every failing path, the budget joins its
 //     condition: if attempt >= max || !b.TryRetry() { ... };
 //   - when the loop ends by its condition or its range (for i := 0; i < 3;
 //     i++), the guard breaks out of the loop, at the first meeting point

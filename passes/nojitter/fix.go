@@ -60,7 +60,7 @@ func (c *checker) loopFix(waits []wait) *analysis.SuggestedFix {
 			if !hasMax {
 				return nil
 			}
-			text = "max(" + text + ", 1)"
+			text = fixutil.CallArgs("max", text, "1")
 		}
 		var repl string
 		if v2 {

@@ -31,6 +31,18 @@ func exponential(ctx context.Context, c *Client) error {
 	return errors.New("gave up")
 }
 
+// linear's wait has blanks around its operators, as gofmt lays it out in
+// a call of one argument; inside max(..., 1) gofmt drops them.
+func linear(ctx context.Context, c *Client) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		if err := c.Send(ctx, "x"); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt) * 100 * time.Millisecond) // want `grow with the attempt`
+	}
+	return errors.New("gave up")
+}
+
 func untyped(ctx context.Context, c *Client) error {
 	for i := 0; i < 3; i++ {
 		if err := c.Send(ctx, "x"); err == nil {
