@@ -311,6 +311,14 @@
 //     request it is given; a grpc.UnaryInvoker or grpc.Streamer sends on
 //     the connection handed with it (fixedattempts' requestHost and
 //     invokerTarget). Types, not names, as above.
+//   - Dials: what a dial of the standard library depends on is the
+//     address it dials, not the dialer (retrysite.DialAddress: net.Dial,
+//     net.DialTimeout, a net.Dialer's Dial and DialContext, crypto/tls's
+//     Dial, DialWithDialer and its Dialer's): a string field that holds
+//     the address is the dependency, and another address that stays the
+//     same from the loop on (a variable, or the String() of an address
+//     of package net) keys a registry (fixedattempts' dialAddr). The
+//     standard library's names, not the code's.
 package retryloop
 
 import (

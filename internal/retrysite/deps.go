@@ -23,6 +23,16 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 	if d, ok := a.httpDep(call, path, recv, name); ok {
 		return d
 	}
+	if addr := DialAddress(fn, call); addr != nil {
+		// The address dialled: a field that holds it is the dependency
+		// (c.addr, as a base URL is); any other address is known only
+		// when the call is made, a key for the fixes (fixedattempts'
+		// dialAddr), and no dependency the model can name.
+		if sel, ok := unparen(addr).(*ast.SelectorExpr); ok && isStringType(a.pass.TypesInfo.TypeOf(sel)) {
+			return a.rootDep(sel)
+		}
+		return Dep{}
+	}
 	if recv != "" || typesx.IsInterfaceMethod(fn) {
 		sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
@@ -310,4 +320,12 @@ func (d Dep) Portable(fset *token.FileSet) Dep {
 	}
 	d.Obj = nil
 	return d
+}
+
+func isStringType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }

@@ -156,6 +156,9 @@ func (d *Deps) Attempt(at Attempt) Dep {
 	switch {
 	case at.Dep.Kind == DepHost:
 		return at.Dep
+	case DialAddress(fn, at.Call) != nil:
+		// A dial: its address's field, or none (depOf), never the dialer.
+		return at.Dep
 	case at.Dep.Kind == DepFunc:
 		f, _ := at.Dep.Obj.(*types.Func)
 		if f != nil && f.Pkg() == d.pass.Pkg {
@@ -355,6 +358,33 @@ func IsHTTPSend(fn *types.Func) bool {
 		return true
 	}
 	return false
+}
+
+// DialAddress returns the address argument of a call that dials one with
+// the standard library (net.Dial, net.DialTimeout, a net.Dialer's Dial or
+// DialContext, and crypto/tls's forms of them); nil for any other call.
+// What such a call depends on is the address it dials, not the dialer: one
+// dialer dials many addresses.
+func DialAddress(fn *types.Func, call *ast.CallExpr) ast.Expr {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	i := -1
+	switch path, recv := fn.Pkg().Path(), typesx.RecvName(fn); {
+	case path == "net" && recv == "" && (fn.Name() == "Dial" || fn.Name() == "DialTimeout"),
+		path == "net" && recv == "Dialer" && fn.Name() == "Dial",
+		path == "crypto/tls" && recv == "" && fn.Name() == "Dial",
+		path == "crypto/tls" && recv == "Dialer" && fn.Name() == "Dial":
+		i = 1 // (network, address, ...)
+	case path == "net" && recv == "Dialer" && fn.Name() == "DialContext",
+		path == "crypto/tls" && recv == "" && fn.Name() == "DialWithDialer",
+		path == "crypto/tls" && recv == "Dialer" && fn.Name() == "DialContext":
+		i = 2 // (ctx or dialer, network, address, ...)
+	}
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	return call.Args[i]
 }
 
 // Op returns the dependency of an operation passed as a value: a method

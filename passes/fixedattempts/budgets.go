@@ -294,6 +294,10 @@ func (f *fixer) needAt(file *ast.File, pos token.Pos, fn ast.Node, call *ast.Cal
 			// is handed.
 			return &need{pos: pos, file: file, fn: fn, dep: grpcTargetDep, key: target}
 		}
+		if addr := f.dialAddr(file, pos, fn, call); addr != "" {
+			// And each address a dial is made to.
+			return &need{pos: pos, file: file, fn: fn, dep: dialAddrDep, key: addr}
+		}
 		return nil
 	}
 	if fixutil.IdentName(dep.Name) == "" {
@@ -444,6 +448,39 @@ func (f *fixer) assignedAfter(fn ast.Node, pos token.Pos, hit func(sel *ast.Sele
 		return !found
 	})
 	return found
+}
+
+// dialAddrDep is the dependency of dials whose address the code does not
+// hold in a field: the address of each dial, a registry's key.
+var dialAddrDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "addr:<the dialled address>", Name: "addr"}
+
+// dialAddr returns, for a dial of the standard library
+// (retrysite.DialAddress) whose address is the same from pos on, the
+// expression of the address; "" otherwise. The address is the same when
+// it is a variable that holds it from pos on (heldFrom), or the String()
+// of one of a type of package net (a *net.UnixAddr resolved before the
+// loop).
+func (f *fixer) dialAddr(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
+	if call == nil {
+		return ""
+	}
+	addr := retrysite.DialAddress(typesx.Callee(f.pass.TypesInfo, call), call)
+	if addr == nil {
+		return ""
+	}
+	x := addr
+	if c, ok := ast.Unparen(addr).(*ast.CallExpr); ok && len(c.Args) == 0 {
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		m := typesx.Callee(f.pass.TypesInfo, c)
+		if !ok || m == nil || m.Name() != "String" || typesx.PkgPath(m) != "net" {
+			return ""
+		}
+		x = sel.X
+	}
+	if f.heldFrom(file, pos, fn, x) == nil {
+		return ""
+	}
+	return render(f.pass, addr)
 }
 
 // grpcTargetDep is the dependency of the calls a gRPC client interceptor

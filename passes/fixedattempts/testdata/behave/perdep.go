@@ -7,7 +7,11 @@ package perdep
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
+	"sync"
+	"syscall"
 
 	"google.golang.org/grpc"
 
@@ -185,7 +189,95 @@ func BehaveCases() []rlbehave.Case {
 			_, err := stream(ctx, &grpc.StreamDesc{}, billing, "/Billing/Watch", streamer)
 			return "", err
 		}},
+		{Name: "Connect", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			ok, failing := listeners()
+			dialer := dialerTo(failing, d)
+			if err := dialed((&Agent{addr: ok, dialer: dialer}).Connect(ctx)); err != nil {
+				return "", err
+			}
+			return "", dialed((&Agent{addr: failing, dialer: dialer}).Connect(ctx))
+		}},
+		{Name: "DialAny", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			ok, failing := listeners()
+			dialer := dialerTo(failing, d)
+			if err := dialed(DialAny(dialer, ok)); err != nil {
+				return "", err
+			}
+			return "", dialed(DialAny(dialer, failing))
+		}},
+		{Name: "DialResolved", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			ok, failing := listeners()
+			dialer := dialerTo(failing, d)
+			okAddr, err := net.ResolveTCPAddr("tcp", ok)
+			if err != nil {
+				return "", err
+			}
+			failingAddr, err := net.ResolveTCPAddr("tcp", failing)
+			if err != nil {
+				return "", err
+			}
+			if err := dialed(DialResolved(dialer, okAddr)); err != nil {
+				return "", err
+			}
+			return "", dialed(DialResolved(dialer, failingAddr))
+		}},
 	}
+}
+
+var (
+	listenOnce       sync.Once
+	okAddr, downAddr string
+)
+
+// listeners returns the addresses of two local listeners that accept
+// every connection: the dialer dialerTo makes lets the dials to the
+// second reach them only when the fake dependency is healthy.
+func listeners() (ok, failing string) {
+	listenOnce.Do(func() {
+		listen := func() string {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				panic(err)
+			}
+			go func() {
+				for {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					c.Close()
+				}
+			}()
+			return l.Addr().String()
+		}
+		okAddr, downAddr = listen(), listen()
+	})
+	return okAddr, downAddr
+}
+
+// dialerTo returns a dialer each of whose dials to failing is an attempt
+// on d (a dial it fails fails with d's error); the others are the
+// healthy dependency's.
+func dialerTo(failing string, d *rlbehave.Dep) *net.Dialer {
+	return &net.Dialer{Control: func(network, address string, _ syscall.RawConn) error {
+		if address == failing {
+			return d.Call()
+		}
+		return healthy.Call()
+	}}
+}
+
+// dialed closes the connection a dial made and returns its error, as the
+// fake dependency's (the dial's own names a port that differs from one
+// run to the next).
+func dialed(c net.Conn, err error) error {
+	if c != nil {
+		c.Close()
+	}
+	if errors.Is(err, rlbehave.ErrDown) {
+		return rlbehave.ErrDown
+	}
+	return err
 }
 
 // invoker sends a call to the connection's target: billing is d, users

@@ -7,6 +7,7 @@ package nofixdeps
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"time"
 
@@ -229,4 +230,32 @@ func (c *Caller) spread(req *http.Request, pick func() string) error {
 		time.Sleep(time.Millisecond)
 	}
 	return err
+}
+
+// Look-alikes of perdep's dials: the address is picked again for each
+// attempt, or changed on the way round, so no one address is the
+// dependency.
+func dialPicked(d *net.Dialer, pick func() string) (net.Conn, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var c net.Conn
+		if c, err = d.Dial("tcp", pick()); err == nil {
+			return c, nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
+}
+
+func dialNext(d *net.Dialer, addr string, next func(string) string) (net.Conn, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var c net.Conn
+		if c, err = d.Dial("tcp", addr); err == nil {
+			return c, nil
+		}
+		addr = next(addr)
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
 }
