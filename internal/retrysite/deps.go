@@ -28,7 +28,7 @@ func (a *analyzer) depOf(call *ast.CallExpr) Dep {
 		// (c.addr, as a base URL is); any other address is known only
 		// when the call is made, a key for the fixes (fixedattempts'
 		// dialAddr), and no dependency the model can name.
-		if sel, ok := unparen(addr).(*ast.SelectorExpr); ok && isStringType(a.pass.TypesInfo.TypeOf(sel)) {
+		if sel, ok := unparen(addr).(*ast.SelectorExpr); ok && typesx.IsString(a.pass.TypesInfo.TypeOf(sel)) {
 			return a.rootDep(sel)
 		}
 		return Dep{}
@@ -320,12 +320,4 @@ func (d Dep) Portable(fset *token.FileSet) Dep {
 	}
 	d.Obj = nil
 	return d
-}
-
-func isStringType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }

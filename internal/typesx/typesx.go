@@ -140,3 +140,13 @@ func FuncKey(fn *types.Func) string {
 	}
 	return path + "." + fn.Name()
 }
+
+// IsString reports whether t is a string type (string, or a named type
+// whose underlying type is one).
+func IsString(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}

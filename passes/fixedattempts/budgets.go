@@ -613,7 +613,7 @@ func (f *fixer) stringField(fn ast.Node, dep retrysite.Dep) *ast.SelectorExpr {
 		if !ok || sel.Kind() != types.FieldVal || x.Sel.Name != dep.Name {
 			return true
 		}
-		if b, ok := sel.Obj().Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		if !typesx.IsString(sel.Obj().Type()) {
 			return true
 		}
 		if sel.Obj() != dep.Obj {
