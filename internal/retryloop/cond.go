@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -658,6 +659,17 @@ func (f *flow) predicate(c *ast.CallExpr, st state, want bool, held string) []st
 		// answer against the retry configuration holds for what is retried.
 		pol = +1
 	}
+	if pol == 0 && want && onValue && f.a.statusListTest(fn) {
+		// ResponseHasStatusCode(resp, codes...) holds: the answer's
+		// status is one its caller lists, which the loop goes round on.
+		// It counts with the client errors: a failure status, not one
+		// an outage is known to give (a poll that goes round only on it
+		// stays a poll).
+		if o := st.out &^ (oSuccess | oStatusFail); st.out&(oSuccess|oStatusFail) != 0 {
+			return with(st, o|o4xx)
+		}
+		return []state{st}
+	}
 	if pol == 0 && namePolarity(held, 0) == +1 {
 		// needsRetry = condition(resp, err): the variable says what the
 		// predicate holds for (only a retry: a success word of a variable
@@ -1097,6 +1109,67 @@ func (f *flow) argsNameRetry(args []ast.Expr) bool {
 		})
 	}
 	return found
+}
+
+// statusListTest reports whether fn, a predicate of the package, tests the
+// status of a response it is given against a list of integers it is given
+// too (ResponseHasStatusCode(resp *http.Response, codes ...int) bool): its
+// body reads the response's status and uses the list.
+func (a *Definer) statusListTest(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fd := a.host.Decl(fn)
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	var resp, list []types.Object
+	for _, fld := range fd.Type.Params.List {
+		for _, name := range fld.Names {
+			obj := a.pass.TypesInfo.Defs[name]
+			if obj == nil {
+				continue
+			}
+			if sl, ok := obj.Type().Underlying().(*types.Slice); ok && isInteger(sl.Elem()) {
+				list = append(list, obj)
+			} else if statusField(obj.Type()) {
+				resp = append(resp, obj)
+			}
+		}
+	}
+	if len(resp) == 0 || len(list) == 0 {
+		return false
+	}
+	readsStatus, usesList := false, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && isStatusName(n.Sel.Name) && slices.Contains(resp, a.pass.TypesInfo.Uses[id]) {
+				readsStatus = true
+			}
+		case *ast.Ident:
+			if slices.Contains(list, a.pass.TypesInfo.Uses[n]) {
+				usesList = true
+			}
+		}
+		return true
+	})
+	return readsStatus && usesList
+}
+
+// statusField reports whether t, or what it points to, is a struct with
+// an integer status field (StatusCode, Status, Code).
+func statusField(t types.Type) bool {
+	st, ok := derefType(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); isStatusName(f.Name()) && isInteger(f.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 func derefType(t types.Type) types.Type {

@@ -51,7 +51,13 @@
 //     out of it, any; or a comparison with the element of a range over a
 //     list, for _, code := range retryOn { if resp.StatusCode == code
 //     {...} }, a set too: a list of constants holds those statuses, a
-//     list named for retries the failing ones, other lists say nothing);
+//     list named for retries the failing ones, other lists say nothing;
+//     or a predicate of the package given the response and a list of
+//     integers, whose body reads the response's status and the list,
+//     ResponseHasStatusCode(resp, codes...): where it holds the status is
+//     one the caller lists, a failure the loop names but not one an
+//     outage is known to give, so a poll that goes round only on it stays
+//     a poll: statusListTest, cond.go);
 //     the kind of an answer that carries an error (out.kind == txOK, a
 //     switch on it), when the package's literals of the answer's type
 //     make that kind only without an error (success) or only with one (a
