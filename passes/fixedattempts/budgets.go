@@ -70,6 +70,7 @@ const NoBudgetInScope = "no fix: no retry budget of this dependency is in scope"
 // Why a finding has no fix, in the words of its related line.
 const (
 	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
+	whyNoGiveUp = "no fix: the loop leaves only when an attempt succeeds or it is stopped, and its function returns nothing that could carry the failure: a refused retry could only stop it for good, silently"
 	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"
 	whyNoBudget = NoBudgetInScope
 	whyHelper   = "no fix: the retry helper cannot take a budget parameter from every caller"

@@ -317,6 +317,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	}
 	plan := planLoop(f.pass, file, s)
 	if plan == nil {
+		if neverGivesUp(f.pass, s) {
+			return f.decline(s, whyNoGiveUp)
+		}
 		return f.decline(s, whyNoPlace)
 	}
 	var ref budgetRef

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -218,6 +219,72 @@ func planLoop(pass *analysis.Pass, file *ast.File, s *retrysite.Site) *loopPlan 
 		return &loopPlan{kind: planTop, first: first, flag: flag, ret: r}
 	}
 	return nil
+}
+
+// neverGivesUp reports whether a loop has no way out of a failure to give
+// a refusal: no count bounds its attempts (what ends it is a stop, its
+// context, a closed check), no exit of its body holds on the last attempt,
+// and its function has no result that could hand the failure on. Leaving
+// would stop a reconnect or a probe for good, where it now keeps trying.
+func neverGivesUp(pass *analysis.Pass, s *retrysite.Site) bool {
+	lf := s.Loop
+	if lf == nil || lf.HeaderBound || len(lf.LastExits) > 0 || lf.Bound.Kind == retrysite.BoundCount {
+		return false
+	}
+	var ft *ast.FuncType
+	switch fn := s.Func.(type) {
+	case *ast.FuncDecl:
+		ft = fn.Type
+	case *ast.FuncLit:
+		ft = fn.Type
+	}
+	return ft != nil && ft.Results.NumFields() == 0 && !handsOn(pass, s.Body)
+}
+
+// handsOn reports whether a loop body leaves by a return after a simple
+// statement of its block that uses an error the body got (errc <- err;
+// return): the failure goes on by another way than a result.
+func handsOn(pass *analysis.Pass, body *ast.BlockStmt) bool {
+	errs := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := pass.TypesInfo.Defs[id]; obj != nil && typesx.IsError(obj.Type()) {
+				errs[obj] = true
+			}
+		}
+		return true
+	})
+	uses := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && errs[pass.TypesInfo.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for i, st := range list {
+			if _, ok := st.(*ast.ReturnStmt); ok && slices.ContainsFunc(list[:i], func(st ast.Stmt) bool { return simple(st) && uses(st) }) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // primedPlan is the plan of a loop whose first attempt is made before it:

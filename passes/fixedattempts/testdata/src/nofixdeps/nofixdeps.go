@@ -259,3 +259,28 @@ func dialNext(d *net.Dialer, addr string, next func(string) string) (net.Conn, e
 	}
 	return nil, err
 }
+
+// A probe that tries until the dependency answers or the pool closes,
+// with no result to hand a failure on in: a refused retry could only
+// stop the probing for good. fetch above, unbounded too, has results.
+type Pool struct {
+	dial   func(context.Context) (net.Conn, error)
+	closed func() bool
+	last   error
+}
+
+func (p *Pool) probe() {
+	for { // want `as many attempts as p.closed allows`
+		if p.closed() {
+			return
+		}
+		c, err := p.dial(context.Background())
+		if err != nil {
+			p.last = err
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		c.Close()
+		return
+	}
+}
