@@ -831,6 +831,15 @@ func isBool(t types.Type) bool {
 // bindAttempt applies the attempt's node: the variables it assigns hold
 // the attempt's results.
 func (f *flow) bindAttempt(n ast.Node, st state) state {
+	if ga, ok := f.l.goCalls[f.call]; ok {
+		// The goroutine's channels hold the attempt's failure and answer.
+		for _, o := range []types.Object{ga.errCh, ga.valCh} {
+			if i := f.slot(o); i >= 0 {
+				st.vals[i] = bAttempt
+			}
+		}
+		return st
+	}
 	lhs, rhs := assignParts(n)
 	if len(rhs) == 1 && len(lhs) > 1 {
 		if c, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && c == f.call {
@@ -1131,17 +1140,47 @@ func (f *flow) recvBinding(ch ast.Expr, st state) binding {
 	if i := f.slot(f.a.objOf(ch)); i >= 0 && f.roles[i] == roleErrChan && st.vals[i] == bAttempt {
 		return bAttempt
 	}
+	if ga, ok := f.l.goCalls[f.call]; ok && ga.valCh != nil && f.a.objOf(ch) == ga.valCh {
+		if i := f.slot(ga.valCh); i >= 0 && st.vals[i] == bAttempt {
+			return bAttempt // the answer of the goroutine's attempt
+		}
+	}
 	return bUnknown
 }
 
-// recv applies the receive of a select clause about to run.
+// recv applies the receive of a select clause about to run. A receive
+// from a channel of an attempt made in a goroutine says how it went: its
+// error channel carries only failures, its other channel the answer.
 func (f *flow) recv(cc *ast.CommClause, st state) state {
-	as, ok := cc.Comm.(*ast.AssignStmt)
-	if !ok || len(as.Rhs) != 1 {
+	var x ast.Expr
+	var as *ast.AssignStmt
+	switch c := cc.Comm.(type) {
+	case *ast.AssignStmt:
+		if len(c.Rhs) != 1 {
+			return st
+		}
+		as, x = c, c.Rhs[0]
+	case *ast.ExprStmt:
+		x = c.X
+	default:
 		return st
 	}
-	u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
+		return st
+	}
+	if ga, ok := f.l.goCalls[f.call]; ok {
+		if i := f.slot(f.a.objOf(u.X)); i >= 0 && st.vals[i] == bAttempt {
+			o := st.out &^ oErr
+			if f.a.objOf(u.X) == ga.errCh {
+				o = st.out & oErr
+			}
+			if o != 0 {
+				st.out, st.seen = o, true
+			}
+		}
+	}
+	if as == nil {
 		return st
 	}
 	b := f.recvBinding(u.X, st)

@@ -66,6 +66,16 @@ type loop struct {
 	isGuard     map[*ast.CallExpr]bool           // whether a call is a budget check, found on first use
 	rel         map[types.Object]bool            // the variables the conditions depend on, found on first use
 	conds       []ast.Node                       // what the loop decides on, found on first use
+	goCalls     map[*ast.CallExpr]goAttempt      // candidates made in a goroutine the body starts (goCandidates)
+}
+
+// goAttempt is what a flow needs to know of an attempt made in a goroutine
+// the loop's body starts: the channels, held by the function, on which
+// the goroutine reports the attempt's failure (every send of a non-nil
+// error) and, if any, its answer.
+type goAttempt struct {
+	errCh types.Object
+	valCh types.Object
 }
 
 // Loop decides whether the for or range statement at cur is a retry
@@ -383,6 +393,9 @@ func (a *Definer) outcomeTested(l *loop, call *ast.CallExpr) bool {
 			return true
 		}
 	}
+	if ga, ok := l.goCalls[call]; ok {
+		return l.condNodes[ga.errCh] // a select receives its failure
+	}
 	found := false
 	for _, b := range l.g.Blocks {
 		if found || !l.in[b.Index] {
@@ -464,7 +477,10 @@ func (a *Definer) candidates(l *loop) []*ast.CallExpr {
 	visit := func(n ast.Node) {
 		astx.InspectNoLit(n, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.GoStmt, *ast.DeferStmt:
+			case *ast.GoStmt:
+				out = append(out, a.goCandidates(l, n)...)
+				return false
+			case *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
 				if a.isCandidate(n) {
@@ -481,6 +497,104 @@ func (a *Definer) candidates(l *loop) []*ast.CallExpr {
 	visit(l.body)
 	sortByPos(out)
 	return out
+}
+
+// goCandidates returns the candidate attempts of a goroutine the loop's
+// body starts, go func() { ...; if err != nil { errs <- err; return };
+// answers <- v }(), that reports over channels the function holds: the
+// calls whose error it sends, where every error it sends on that channel
+// is sent only when it is not nil, and at most one other channel carries
+// its answer. A receive from the error channel is then the attempt's
+// failure, and one from the other its success.
+func (a *Definer) goCandidates(l *loop, g *ast.GoStmt) []*ast.CallExpr {
+	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+	if !ok || len(g.Call.Args) > 0 {
+		return nil
+	}
+	outside := func(o types.Object) bool {
+		return o != nil && (o.Pos() < lit.Pos() || o.Pos() >= lit.End())
+	}
+	var errCh, valCh types.Object
+	sent := map[types.Object]bool{} // the errors sent on errCh
+	ok = true
+	var stack []ast.Node
+	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		send, isSend := n.(*ast.SendStmt)
+		if !isSend || !ok {
+			return ok
+		}
+		ch := a.objOf(send.Chan)
+		if !outside(ch) {
+			ok = false
+			return false
+		}
+		if !typesx.IsError(typeOf(a, send.Value)) {
+			if valCh != nil && valCh != ch {
+				ok = false
+			}
+			valCh = ch
+			return true
+		}
+		if errCh != nil && errCh != ch {
+			ok = false
+			return false
+		}
+		errCh = ch
+		v := a.objOf(send.Value)
+		if v == nil || !a.underNonNil(stack, v) {
+			ok = false
+			return false
+		}
+		sent[v] = true
+		return true
+	})
+	if !ok || errCh == nil || errCh == valCh {
+		return nil
+	}
+	var out []*ast.CallExpr
+	astx.InspectNoLit(lit.Body, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || len(as.Rhs) != 1 {
+			return true
+		}
+		c, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !isCall || !a.isCandidate(c) {
+			return true
+		}
+		for _, lhs := range as.Lhs {
+			if sent[a.objOf(lhs)] {
+				if l.goCalls == nil {
+					l.goCalls = map[*ast.CallExpr]goAttempt{}
+				}
+				l.goCalls[c] = goAttempt{errCh: errCh, valCh: valCh}
+				out = append(out, c)
+				break
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// underNonNil reports whether the innermost node of stack is in the body
+// of an if statement whose condition is v != nil.
+func (a *Definer) underNonNil(stack []ast.Node, v types.Object) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		ifs, ok := stack[i].(*ast.IfStmt)
+		if !ok || !astx.Within(stack[len(stack)-1], ifs.Body) {
+			continue
+		}
+		if be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && be.Op == token.NEQ && a.isNil(be.Y) && a.objOf(be.X) == v {
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 func sortByPos(calls []*ast.CallExpr) {
@@ -938,6 +1052,13 @@ func (a *Definer) newFlow(l *loop, call *ast.CallExpr) *flow {
 	for _, e := range lhs {
 		if v, ok := a.objOf(e).(*types.Var); ok {
 			f.track(v)
+		}
+	}
+	if ga, ok := l.goCalls[call]; ok {
+		for _, o := range []types.Object{ga.errCh, ga.valCh} {
+			if v, ok := o.(*types.Var); ok {
+				f.track(v)
+			}
 		}
 	}
 	if v, ok := l.counter.(*types.Var); ok {

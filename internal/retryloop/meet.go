@@ -94,6 +94,10 @@ type Loop struct {
 
 	// Attempt is the call whose failure the loop retries.
 	Attempt *ast.CallExpr
+	// Go is the go statement of the body whose goroutine makes the
+	// attempt and reports it over channels (goCandidates, loop.go); nil
+	// when the body makes the attempt itself.
+	Go *ast.GoStmt
 	// Primed is the call that makes the attempt once before the loop,
 	// which runs only after it failed (err := call(); for err != nil &&
 	// i < 3 { ...; err = call() }): every iteration of the body is then a
@@ -204,6 +208,15 @@ type NextIteration struct {
 	Err types.Object
 }
 
+// goStmtOf returns the go statement that makes a flow's attempt, or nil.
+func goStmtOf(f *flow) *ast.GoStmt {
+	if _, ok := f.l.goCalls[f.call]; !ok {
+		return nil
+	}
+	g, _ := f.node.(*ast.GoStmt)
+	return g
+}
+
 // loopFacts assembles the typed facts of a retry loop.
 func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 	lf := &Loop{
@@ -214,6 +227,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 		Picker:    l.picker,
 		Ticker:    l.ticker,
 		Attempt:   f.call,
+		Go:        goStmtOf(f),
 		Failures:  failureKinds(f.arrive & oFailure),
 		Unguarded: failureKinds(f.unguarded),
 	}

@@ -78,7 +78,14 @@
 //     it says); an error kept in a field reached through one variable
 //     (nc.err = nc.connect(); nc.err != nil), as in a local; an error
 //     carried in a result (res.Err,
-//     iter.Err()) or received from the attempt's channel; the failure of
+//     iter.Err()) or received from the attempt's channel, also when a
+//     goroutine the body starts makes the attempt and reports it over
+//     channels the function holds (go func() { v, err := c.Get(ctx); if
+//     err != nil { errs <- err; return }; values <- v }(); select { case
+//     v := <-values: ...; case err := <-errs: ... }): where every error
+//     it sends on one channel is sent only when it is not nil, a receive
+//     from that channel is the attempt's failure and one from its other
+//     channel the answer (goCandidates, loop.go); the failure of
 //     reading the attempt's stream; a nil answer of a pointer or an
 //     interface with methods (a response, a stream, a connection: only a
 //     failure gives none, so ws != nil && err == nil is success and its

@@ -315,6 +315,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	if s.Loop != nil && (s.Loop.List != nil || s.Loop.Picker != nil) {
 		return f.decline(s, whyFailover)
 	}
+	if s.Loop != nil && s.Loop.Go != nil {
+		return f.decline(s, whyGo)
+	}
 	plan := planLoop(f.pass, file, s)
 	if plan == nil {
 		if neverGivesUp(f.pass, s) {
