@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -525,6 +526,19 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 		node = cond
 		ys = f.cond(cond, st, true)
 		ns = f.cond(cond, st, false)
+		if f.fallsShort(cond, st) {
+			// if n >= quorum { return nil }: short of it, the answer
+			// is not what the loop waits for.
+			for i := range ys {
+				ys[i].seen = true
+			}
+			for i := range ns {
+				ns[i].seen = true
+				if ns[i].out&oSuccess != 0 {
+					ns[i].out = ns[i].out&^oSuccess | oEnd
+				}
+			}
+		}
 	case yes.Kind == cfg.KindSelectCaseBody:
 		cc := yes.Stmt.(*ast.CommClause)
 		node = cc
@@ -605,6 +619,51 @@ func (f *flow) searchesAnswer(s ast.Stmt, st state) bool {
 		}
 	}
 	return true
+}
+
+// fallsShort reports whether cond, the condition of an if statement that
+// leaves the loop or a conjunct of one, compares by its order a number
+// the attempt answered (not a status) with another value, alone or as a
+// conjunct (if n >= quorum && now.Before(until) { return nil }): the loop
+// leaves on an answer of enough, so one short of it is no success, as a
+// search of the answer that runs out is none.
+func (f *flow) fallsShort(cond ast.Expr, st state) bool {
+	answered := func(e ast.Expr) bool {
+		if f.valueOf(e, st) != bAttempt || !isInteger(typeOf(f.a, e)) {
+			return false
+		}
+		_, status := f.statusOf(e, st)
+		return !status
+	}
+	compares := false
+	for _, c := range conjuncts(cond) {
+		x, ok := ast.Unparen(c).(*ast.BinaryExpr)
+		if !ok {
+			continue
+		}
+		switch x.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			if answered(x.X) || answered(x.Y) {
+				compares = true
+			}
+		}
+	}
+	if !compares {
+		return false
+	}
+	cond = ast.Unparen(cond)
+	found := false
+	astx.InspectNoLit(f.l.body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if ifs.Else == nil && (ast.Unparen(ifs.Cond) == cond || slices.Contains(conjuncts(ifs.Cond), cond)) && f.leavesLoop(ifs.Body, false) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // branchCond returns the boolean condition that decides the branch at

@@ -94,6 +94,12 @@ type Loop struct {
 
 	// Attempt is the call whose failure the loop retries.
 	Attempt *ast.CallExpr
+	// Polls: some paths go round on an answer that is no failure of the
+	// attempt but not yet what the loop waits for (a search of the answer
+	// that ran out, a number short of a quorum, data not come yet) besides
+	// the failures that do: a check asked where they meet would be asked
+	// for the poll too.
+	Polls bool
 	// Go is the go statement of the body whose goroutine makes the
 	// attempt and reports it over channels (goCandidates, loop.go); nil
 	// when the body makes the attempt itself.
@@ -228,6 +234,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 		Ticker:    l.ticker,
 		Attempt:   f.call,
 		Go:        goStmtOf(f),
+		Polls:     f.arrive&oEnd != 0,
 		Failures:  failureKinds(f.arrive & oFailure),
 		Unguarded: failureKinds(f.unguarded),
 	}

@@ -93,7 +93,11 @@
 //     a search of the attempt's answer that runs out (for _, p := range
 //     ps { if p.ID == id { return p } }: a range over the answer whose
 //     body only tests the element and leaves the loop when a test holds)
-//     is no success: the answer did not hold what the loop waits for.
+//     is no success: the answer did not hold what the loop waits for;
+//     nor is a number the attempt answered that falls short of what an
+//     if statement leaving the loop asks of it by its order (n, err :=
+//     m.acquireAll(ctx); if n >= m.quorum { return nil }: fallsShort,
+//     definition.go), while an error on that path still goes round.
 //     Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
 //     no failure an outage produces: an error variable of the package
@@ -125,7 +129,9 @@
 //     value from a channel are not, also when a function of the package
 //     takes it (it has a result besides its error, receives from a
 //     channel of values, sends on none, and makes no call that can fail
-//     but local work and its context's: a consumer group's Next), nor is
+//     but local work and its context's: a consumer group's Next; not
+//     when what it receives its own goroutines send, a fan-out of the
+//     attempt to every pool gathered from one channel), nor is
 //     an argument taken off a queue by a method of the package that
 //     reslices its receiver's field (q.items = q.items[1:]: a drained
 //     channel buffer), though a receiver taken so is (a connection off a

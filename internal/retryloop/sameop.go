@@ -180,7 +180,10 @@ func (a *Definer) recvField(e ast.Expr, recv types.Object) *types.Var {
 // takes a new value, as a receive in the
 // loop itself would: the loop consumes, it does not retry an operation.
 // (A function that receives only an error, take() error { return
-// <-q.errs }, reports the outcome of work done elsewhere: an attempt.)
+// <-q.errs }, reports the outcome of work done elsewhere: an attempt. So
+// does one that receives what goroutines it starts itself send: go
+// func(p Pool) { ch <- act(p) }(p) for each pool, then r := <-ch, a
+// fan-out of its own attempt.)
 func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 	fn := a.callee(call)
 	if fn == nil {
@@ -201,8 +204,17 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 		return false
 	}
 	recv, other := false, false
+	var recvd []types.Object
+	goSent := map[types.Object]bool{} // channels the function's own goroutines send on
 	astx.InspectNoLit(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.GoStmt:
+			ast.Inspect(n.Call, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SendStmt); ok {
+					goSent[a.objOf(s.Chan)] = true
+				}
+				return true
+			})
 		case *ast.CommClause:
 			// case <-ctx.Done(): the caller gave up or the time ran out;
 			// what the function does then (telling the server to stop)
@@ -217,6 +229,7 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 			if ch, ok := typeOf(a, n.X).Underlying().(*types.Chan); ok {
 				if st, isStruct := ch.Elem().Underlying().(*types.Struct); !typesx.IsError(ch.Elem()) && !(isStruct && st.NumFields() == 0) {
 					recv = true
+					recvd = append(recvd, a.objOf(n.X))
 				}
 			}
 		case *ast.SendStmt:
@@ -234,6 +247,14 @@ func (a *Definer) receivesNext(call *ast.CallExpr) bool {
 		}
 		return !other
 	})
+	// Results of goroutines the function starts itself (one per pool,
+	// gathered from one channel) are its own attempt's, not the next
+	// value of a queue.
+	for _, ch := range recvd {
+		if ch != nil && goSent[ch] {
+			return false
+		}
+	}
 	return recv && !other
 }
 

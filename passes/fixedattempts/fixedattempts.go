@@ -318,6 +318,9 @@ func (f *fixer) loopFix(file *ast.File, s *retrysite.Site) *analysis.SuggestedFi
 	if s.Loop != nil && s.Loop.Go != nil {
 		return f.decline(s, whyGo)
 	}
+	if s.Loop != nil && s.Loop.Polls {
+		return f.decline(s, whyPolls)
+	}
 	plan := planLoop(f.pass, file, s)
 	if plan == nil {
 		if neverGivesUp(f.pass, s) {

@@ -307,3 +307,23 @@ func (s *Service) putAsync(ctx context.Context) error {
 	}
 	return errors.New("put: unavailable")
 }
+
+// Counter is a dependency that answers how many of its nodes agreed.
+type Counter interface {
+	Acquire(ctx context.Context) (int, error)
+}
+
+// A lock taken on a quorum: the loop goes round on a shortfall (the lock
+// held elsewhere, no failure) as well as on an error, where they meet;
+// a budget there would refuse the waits for the lock too.
+func lockQuorum(ctx context.Context, c Counter, quorum int) error {
+	var err error
+	for i := 0; i < 5; i++ { // want `up to 5 attempts`
+		var n int
+		if n, err = c.Acquire(ctx); n >= quorum {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
