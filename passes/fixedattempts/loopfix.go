@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/fixutil"
@@ -972,7 +973,42 @@ func (li *loopInfo) continueIf(p retryloop.Point) *ast.IfStmt {
 // loop on every path.
 func (li *loopInfo) boundExit(ifs *ast.IfStmt) bool {
 	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
-	return ok && e.OnYes && len(ifs.Body.List) > 0
+	return ok && e.OnYes && len(ifs.Body.List) > 0 && !li.ctxEnd(ifs.Body)
+}
+
+// ctxEnd reports whether a block returns the error of a context (return
+// nil, r.Context().Err(), context.Cause(ctx)): it is the exit of the
+// context's end, not of the last attempt, and a refusal joined to it would
+// return that error, nil while the context lives.
+func (li *loopInfo) ctxEnd(b *ast.BlockStmt) bool {
+	found := false
+	astx.InspectNoLit(b, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || found {
+			return !found
+		}
+		for _, r := range ret.Results {
+			astx.InspectNoLit(r, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return !found
+				}
+				fn, _ := typeutil.Callee(li.pass.TypesInfo, c).(*types.Func)
+				if fn == nil {
+					return true
+				}
+				if typesx.IsFunc(fn, "context", "Cause") {
+					found = true
+				}
+				if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && fn.Name() == "Err" && typesx.IsNamed(li.pass.TypesInfo.TypeOf(sel.X), "context", "Context") {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 func breakable(n ast.Node) bool {

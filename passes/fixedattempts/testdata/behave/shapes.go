@@ -82,6 +82,13 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return Rewind(d.Client(), req)
 		}},
+		{Name: "Expire", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
+			req, err := http.NewRequest("GET", "https://expire.example/item", nil)
+			if err != nil {
+				return "", err
+			}
+			return response(Expire(d.Client(), req, 20*time.Millisecond))
+		}},
 		{Name: "Lookup", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{orders: fake{d}}
 			return s.Lookup()

@@ -626,3 +626,36 @@ func Check(c *http.Client) (int, error) {
 	}
 	return resp.StatusCode, nil
 }
+
+// pause waits before the next attempt, and says false when cancel closes
+// first.
+func pause(cancel <-chan struct{}) bool {
+	select {
+	case <-time.After(time.Millisecond):
+		return true
+	case <-cancel:
+		return false
+	}
+}
+
+// Expire retries until a deadline, waiting in a helper that says false once
+// the request's context ends. That exit returns the context's error, nil
+// while the context lives: it is no way out for a refusal, which breaks
+// instead, so that the code after the loop returns the last answer, as
+// when the time runs out.
+func Expire(c *http.Client, req *http.Request, d time.Duration) (resp *http.Response, err error) {
+	end := time.Now().Add(d)
+	for time.Now().Before(end) { // want `bounded only by time`
+		if resp != nil {
+			resp.Body.Close()
+		}
+		resp, err = c.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		if !pause(req.Context().Done()) {
+			return nil, req.Context().Err()
+		}
+	}
+	return resp, err
+}
