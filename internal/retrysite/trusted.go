@@ -513,9 +513,13 @@ func isGRPCConn(t types.Type) bool {
 // parameter or receiver of a concrete type of this package is keyed by
 // that type (every function handed a client of one type reaches the same
 // kind of dependency, as fields of one type do; an interface stands for
-// whatever implements it), and other variables and fields are kept as the
-// attempt's Dep has them. A function of this package, a transport or an
-// errors package, and an HTTP client whose URL is unknown, stay unknown.
+// whatever implements it), and fields and package variables are kept as
+// the attempt's Dep has them. Other locals stay unknown: a parameter of an
+// interface or another package's type, or a local the function makes or
+// assigns again (a connection dialed per call, a future), may hold another
+// dependency on each call, and one budget named after it would serve them
+// all. A function of this package, a transport or an errors package, and
+// an HTTP client whose URL is unknown, stay unknown too.
 func (d *Deps) ForBudget(at Attempt) Dep {
 	if t := d.Attempt(at); t.Key != "" {
 		return t
@@ -530,6 +534,9 @@ func (d *Deps) ForBudget(at Attempt) Dep {
 	}
 	if t := d.typed(at.Dep); t.Key != "" {
 		return t
+	}
+	if at.Dep.Kind == DepLocal {
+		return Dep{}
 	}
 	return at.Dep
 }

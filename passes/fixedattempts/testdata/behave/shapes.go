@@ -117,7 +117,8 @@ func BehaveCases() []rlbehave.Case {
 			return strconv.Itoa(w.Code), nil
 		}},
 		{Name: "Place", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
-			return "", Place(fake{d})
+			s := &Service{bins: fake{d}}
+			return "", s.Place()
 		}},
 		{Name: "Recover", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{inventory: fake{d}, inventoryBudget: behaveInventoryBudget}

@@ -56,15 +56,15 @@ func (s *Service) alias(ctx context.Context) error {
 	return err
 }
 
-// A local assigned again is no dependency the passes trust; a fix still
-// names a budget after it.
+// A local assigned again is no dependency the passes trust, nor one a
+// fix names a budget after: each call may hold another value in it.
 func (s *Service) reassigned(ctx context.Context, other *Inventory) error {
 	inv := s.inventory
 	if other != nil {
 		inv = other
 	}
 	var err error
-	for i := 0; i < 3; i++ { // want `raw=var:inv trusted=other: budget=var:inv`
+	for i := 0; i < 3; i++ { // want `raw=var:inv trusted=other: budget=other:$`
 		if err = inv.Reserve(ctx); err == nil {
 			return nil
 		}

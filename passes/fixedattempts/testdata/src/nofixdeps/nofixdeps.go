@@ -327,3 +327,17 @@ func lockQuorum(ctx context.Context, c Counter, quorum int) error {
 	}
 	return err
 }
+
+// Look-alike of shapes' Place: the dependency is a parameter of an
+// interface type, which each caller may fill with another; a budget named
+// after the parameter would be one for all of them.
+func placeVia(ctx context.Context, inv Store) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		if err = inv.Put(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}

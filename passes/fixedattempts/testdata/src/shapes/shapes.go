@@ -40,6 +40,7 @@ type Service struct {
 	slots     Inventory
 	dialer    Inventory
 	redialer  Inventory
+	bins      Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -182,10 +183,10 @@ var errPermanent = errors.New("permanent")
 
 // The failing paths meet inside a switch: the refusal breaks out of the
 // loop through a label.
-func Place(inv Inventory) error {
+func (s *Service) Place() error {
 	var lastErr error
 	for i := 0; i < 3; i++ { // want `up to 3 attempts`
-		err := inv.Reserve()
+		err := s.bins.Reserve()
 		switch {
 		case err == nil:
 			return nil
