@@ -70,7 +70,7 @@ const NoBudgetInScope = "no fix: no retry budget of this dependency is in scope"
 // Why a finding has no fix, in the words of its related line.
 const (
 	whyNoPlace  = "no fix: there is no place where a refused retry ends the retrying the way the last attempt does"
-	whyNoGiveUp = "no fix: the loop leaves only when an attempt succeeds or it is stopped, and its function returns nothing that could carry the failure: a refused retry could only stop it for good, silently"
+	whyNoGiveUp = "no fix: the loop leaves only when an attempt succeeds or it is stopped, and its function returns nothing that could carry the failure: a refused retry could only stop it for good"
 	whyPolls    = "no fix: the loop also goes round on an answer that is not yet what it waits for, no failure of the dependency, and a budget asked where the paths meet would refuse those polls too"
 	whyGo       = "no fix: the attempt is made in a goroutine that reports over channels, where the fixer places no guard yet"
 	whyDep      = "no fix: the attempts' dependency is not known, so no budget can be named after it"

@@ -972,8 +972,52 @@ func (li *loopInfo) continueIf(p retryloop.Point) *ast.IfStmt {
 // attempts: its condition counts or times them, and its body leaves the
 // loop on every path.
 func (li *loopInfo) boundExit(ifs *ast.IfStmt) bool {
+	if k := li.s.Loop.Bound.Kind; k != retryloop.BoundCount && k != retryloop.BoundTime && !li.countsIn(ifs.Cond) {
+		// A stop (c.closed(), the client's status) that no count enters,
+		// unlike a policy's verdict on the attempt's number (!p.Retry(n)):
+		// leaving there is being stopped, not giving up.
+		return false
+	}
 	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
 	return ok && e.OnYes && len(ifs.Body.List) > 0 && !li.ctxEnd(ifs.Body)
+}
+
+// countsIn reports whether e uses a counter the loop advances, or a
+// variable the body assigns from one (retry, why := s.shouldRetry(err,
+// n), then !retry).
+func (li *loopInfo) countsIn(e ast.Expr) bool {
+	uses := func(n ast.Node) bool {
+		for o := range li.counters {
+			if typesx.Refers(li.pass.TypesInfo, n, o) {
+				return true
+			}
+		}
+		return false
+	}
+	if uses(e) {
+		return true
+	}
+	found := false
+	astx.InspectNoLit(li.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		if !slices.ContainsFunc(as.Rhs, func(r ast.Expr) bool { return uses(r) }) {
+			return true
+		}
+		for _, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if o := li.pass.TypesInfo.ObjectOf(id); o != nil && typesx.Refers(li.pass.TypesInfo, e, o) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // ctxEnd reports whether a block returns the error of a context (return

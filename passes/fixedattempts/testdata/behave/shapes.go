@@ -28,6 +28,19 @@ type upTo int
 
 func (u upTo) Retry(n int) bool { return n < int(u) }
 
+// judge is a Judge that allows n attempts and says why it stops.
+type judge int
+
+func (j judge) Next(err error, n int) (bool, string) {
+	if err == nil {
+		return false, "done"
+	}
+	if n+1 >= int(j) {
+		return false, "gave up"
+	}
+	return true, ""
+}
+
 // behaveInventoryBudget is the budget of inventory the service holds.
 var behaveInventoryBudget = budget.New()
 
@@ -88,6 +101,10 @@ func BehaveCases() []rlbehave.Case {
 				return "", err
 			}
 			return response(Expire(d.Client(), req, 20*time.Millisecond))
+		}},
+		{Name: "Appraise", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{appraisal: fake{d}}
+			return "", s.Appraise(judge(3))
 		}},
 		{Name: "Lookup", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{orders: fake{d}}

@@ -341,3 +341,21 @@ func placeVia(ctx context.Context, inv Store) error {
 	}
 	return err
 }
+
+// A reconnect that only the pool's closing stops, tested after the wait,
+// in a function with no result: a refusal joined to that test would stop
+// the reconnecting for good, as a close does, where the loop keeps trying.
+func (p *Pool) redial() {
+	for { // want `as many attempts as p.closed allows`
+		c, err := p.dial(context.Background())
+		if err == nil {
+			c.Close()
+			return
+		}
+		p.last = err
+		time.Sleep(time.Millisecond)
+		if p.closed() {
+			return
+		}
+	}
+}

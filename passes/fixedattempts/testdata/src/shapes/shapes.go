@@ -41,6 +41,7 @@ type Service struct {
 	dialer    Inventory
 	redialer  Inventory
 	bins      Inventory
+	appraisal Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -659,4 +660,27 @@ func Expire(c *http.Client, req *http.Request, d time.Duration) (resp *http.Resp
 		}
 	}
 	return resp, err
+}
+
+// Judge is a retry policy that says why it stops.
+type Judge interface {
+	Next(err error, n int) (retry bool, why string)
+}
+
+// The policy's verdict on the attempt's number comes in a variable the
+// body assigns: the exit that leaves on it bounds the attempts, and the
+// budget joins it, asked only when the policy allows another attempt.
+func (s *Service) Appraise(j Judge) error {
+	var err error
+	for n := 0; ; { // want `as many attempts as j.Next allows`
+		err = s.appraisal.Reserve()
+		retry, why := j.Next(err, n)
+		if !retry {
+			log.Print(why)
+			break
+		}
+		n++
+		time.Sleep(time.Millisecond)
+	}
+	return err
 }
