@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/internal/astx"
+	"github.com/retrylint/retrylint/internal/durkind"
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryloop"
 	"github.com/retrylint/retrylint/internal/retrysite"
@@ -972,14 +973,41 @@ func (li *loopInfo) continueIf(p retryloop.Point) *ast.IfStmt {
 // attempts: its condition counts or times them, and its body leaves the
 // loop on every path.
 func (li *loopInfo) boundExit(ifs *ast.IfStmt) bool {
-	if k := li.s.Loop.Bound.Kind; k != retryloop.BoundCount && k != retryloop.BoundTime && !li.countsIn(ifs.Cond) {
+	if k := li.s.Loop.Bound.Kind; k != retryloop.BoundCount && k != retryloop.BoundTime && !li.countsIn(ifs.Cond) && !li.asksAbout(ifs.Cond) {
 		// A stop (c.closed(), the client's status) that no count enters,
-		// unlike a policy's verdict on the attempt's number (!p.Retry(n)):
-		// leaving there is being stopped, not giving up.
+		// unlike a policy's verdict on the attempt's number (!p.Retry(n))
+		// or on what it did (!c.retry.Attempt(q)): leaving there is being
+		// stopped, not giving up.
 		return false
 	}
 	e, ok := li.s.Loop.BoundExitAt(ifs.Cond)
 	return ok && e.OnYes && len(ifs.Body.List) > 0 && !li.ctxEnd(ifs.Body)
+}
+
+// asksAbout reports whether e calls a function about something: with an
+// argument that is no context, channel or duration (a policy's verdict,
+// c.retry.Attempt(q)), where a stop asks a value about itself
+// (c.closed(), ctx.Err()) or only waits (sleep(ctx, d)).
+func (li *loopInfo) asksAbout(e ast.Expr) bool {
+	found := false
+	astx.InspectNoLit(e, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		for _, a := range c.Args {
+			t := li.pass.TypesInfo.TypeOf(a)
+			if t == nil || typesx.IsNamed(t, "context", "Context") || durkind.IsDuration(t) {
+				continue
+			}
+			if _, isChan := t.Underlying().(*types.Chan); isChan {
+				continue
+			}
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // countsIn reports whether e uses a counter the loop advances, or a

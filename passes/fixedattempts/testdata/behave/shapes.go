@@ -28,6 +28,11 @@ type upTo int
 
 func (u upTo) Retry(n int) bool { return n < int(u) }
 
+// thrice is an Attempts policy that allows three attempts of a query.
+type thrice struct{}
+
+func (thrice) Attempt(q *Query) bool { return q.attempts < 3 }
+
 // judge is a Judge that allows n attempts and says why it stops.
 type judge int
 
@@ -101,6 +106,10 @@ func BehaveCases() []rlbehave.Case {
 				return "", err
 			}
 			return response(Expire(d.Client(), req, 20*time.Millisecond))
+		}},
+		{Name: "Consult", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			s := &Service{consult: fake{d}}
+			return "", s.Consult(thrice{})
 		}},
 		{Name: "Appraise", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			s := &Service{appraisal: fake{d}}

@@ -42,6 +42,7 @@ type Service struct {
 	redialer  Inventory
 	bins      Inventory
 	appraisal Inventory
+	consult   Inventory
 	// last is the last error the activation saw; tally counts the
 	// rounds of the ledger's loop.
 	last  error
@@ -680,6 +681,32 @@ func (s *Service) Appraise(j Judge) error {
 			break
 		}
 		n++
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// Query counts its own attempts.
+type Query struct{ attempts int }
+
+func (q *Query) Add() { q.attempts++ }
+
+// Attempts is a policy asked about a query.
+type Attempts interface{ Attempt(q *Query) bool }
+
+// The policy's verdict is asked about the query, which counts its own
+// attempts, not about a counter of the loop: still a verdict on what the
+// attempts did, so the budget joins it (a stop, c.closed(), asks about
+// nothing).
+func (s *Service) Consult(p Attempts) error {
+	q := &Query{}
+	var err error
+	for { // want `as many attempts as p.Attempt allows`
+		err = s.consult.Reserve()
+		q.Add()
+		if err == nil || !p.Attempt(q) {
+			break
+		}
 		time.Sleep(time.Millisecond)
 	}
 	return err
