@@ -233,14 +233,8 @@ func neverGivesUp(pass *analysis.Pass, s *retrysite.Site) bool {
 	if lf == nil || lf.HeaderBound || len(lf.LastExits) > 0 || lf.Bound.Kind == retrysite.BoundCount {
 		return false
 	}
-	var ft *ast.FuncType
-	switch fn := s.Func.(type) {
-	case *ast.FuncDecl:
-		ft = fn.Type
-	case *ast.FuncLit:
-		ft = fn.Type
-	}
-	return ft != nil && ft.Results.NumFields() == 0 && !handsOn(pass, s.Body)
+	sig := funcSig(pass, s.Func)
+	return sig != nil && sig.Results().Len() == 0 && !handsOn(pass, s.Body)
 }
 
 // handsOn reports whether a loop body leaves by a return after a simple
