@@ -284,8 +284,10 @@
 //   - A response's status: a field or method named StatusCode, Status or
 //     Code of integer type (isStatusName), for clients' own response
 //     types, also where a function returns one as a bare integer
-//     (statusResults); a condition that names one makes no answer
-//     sentinel (answerCond, sentinel.go).
+//     (statusResults), and where a predicate of the package given a
+//     response and a list of integers reads it (statusListTest); a
+//     condition that names one makes no answer sentinel (answerCond,
+//     sentinel.go).
 //   - A sleep function of another package: a function of a context and a
 //     duration whose name says sleep, wait, pause, delay or backoff
 //     (durkind's isSleepName); functions of the package are read by body
