@@ -1,6 +1,6 @@
 // Package srcpos holds what the passes need of positions beyond go/token:
-// Compare orders positions of several files the same way in every run, and
-// Pos turns a position recorded as text by the pass of another package (in
+// Compare orders positions of several files the same way in every run,
+// InTest says whether a position is in a test file, and Pos turns a position recorded as text by the pass of another package (in
 // an analysis fact, "file:line:column") back into a token.Pos that prints
 // the same under every driver.
 //
@@ -88,4 +88,9 @@ func Compare(fset *token.FileSet, a, b token.Pos) int {
 		}
 	}
 	return cmp.Compare(a, b)
+}
+
+// InTest reports whether pos is in a test file (a _test.go file).
+func InTest(fset *token.FileSet, pos token.Pos) bool {
+	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }

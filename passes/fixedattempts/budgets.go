@@ -881,8 +881,7 @@ func (f *fixer) free(name string, uses []*need) bool {
 }
 
 func isTestFile(pass *analysis.Pass, file *ast.File) bool {
-	tf := pass.Fset.File(file.Package)
-	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
+	return srcpos.InTest(pass.Fset, file.Package)
 }
 
 // ref returns how a fix at a need refers to its budget, with the edits

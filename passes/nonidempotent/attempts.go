@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/typesx"
 )
 
@@ -226,7 +227,7 @@ func (c *checker) soleImpl(m *types.Func) *types.Func {
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
+		if !ok || tn.IsAlias() || c.testDouble(tn) {
 			continue
 		}
 		t, ok := tn.Type().(*types.Named)
@@ -251,6 +252,14 @@ func (c *checker) soleImpl(m *types.Func) *types.Func {
 	}
 	c.impls[named] = impl
 	return lookupMethod(impl, m)
+}
+
+// testDouble reports whether a type is declared in a test file: a fake
+// the tests hand the code, which never runs where the code is used, so
+// the code's findings do not depend on it (go vet analyzes a package with
+// its tests, lint mode without them, and both must agree).
+func (c *checker) testDouble(tn *types.TypeName) bool {
+	return srcpos.InTest(c.pass.Fset, tn.Pos())
 }
 
 // lookupMethod returns t's method named like m, or nil.

@@ -520,7 +520,7 @@ func (c *checker) concreteTypes() []types.Type {
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || c.testDouble(tn) {
 			continue
 		}
 		t := tn.Type()
