@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/retrylint/retrylint/internal/fixutil"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
+	"github.com/retrylint/retrylint/internal/srcpos"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -169,7 +171,14 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 			msg = fmt.Sprintf("%s retries with no %s: a failing dependency gets every retry on top of its load", subject, lacks)
 		}
 	}
-	switch n := len(s.Calls); {
+	// The calls the finding counts and names are the code's own: calls in
+	// the package's tests are left out of a finding on its other files, so
+	// that it reads the same with the tests analyzed (go vet) and without.
+	calls := s.Calls
+	if !srcpos.InTest(pass.Fset, s.Pos) {
+		calls = slices.DeleteFunc(slices.Clone(calls), func(c *retrysite.Site) bool { return srcpos.InTest(pass.Fset, c.Pos) })
+	}
+	switch n := len(calls); {
 	case n == 1:
 		msg += ", at its 1 call"
 	case n > 1:
@@ -184,14 +193,14 @@ func report(pass *analysis.Pass, fx *fixer, s *retrysite.Site) {
 		break
 	}
 	var labels retrysite.Labels
-	for _, c := range s.Calls {
+	for _, c := range calls {
 		for _, at := range c.Attempts {
 			if at.Dep.Name != "" {
 				labels.Add(at.Dep)
 			}
 		}
 	}
-	for _, c := range s.Calls {
+	for _, c := range calls {
 		m := "called here"
 		if deps := depNames(c, &labels); deps != "" {
 			m += ": retries " + deps
