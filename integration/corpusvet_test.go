@@ -14,7 +14,7 @@ import (
 // tool over a corpus of real modules (RETRYLINT_CORPUS names its folder,
 // absolute or relative to the checkout:
 // a go.mod pinning the modules and a packages.txt listing the packages,
-// as ../shared/corpus has) and wants the same findings, message for
+// as the tuning corpus has) and wants the same findings, message for
 // message, at every position outside test files. go vet analyzes each
 // package with its tests, lint mode here too (-test=true): findings on the
 // code must not depend on the tests analyzed beside it. Test files' own
