@@ -1138,9 +1138,7 @@ func (a *Definer) timeBounded(e ast.Node) bool {
 				switch {
 				case typesx.PkgPath(fn) == "time" && (fn.Name() == "Now" || fn.Name() == "Since" || fn.Name() == "Until" || fn.Name() == "After" || fn.Name() == "Before"):
 					found = true
-				case (fn.Name() == "Err" || fn.Name() == "Done" || fn.Name() == "Deadline") && isContext(fn):
-					found = true
-				case typesx.PkgPath(fn) == "context" && fn.Name() == "Cause":
+				case (fn.Name() == "Done" || fn.Name() == "Deadline") && isContext(fn), ContextErr(fn):
 					found = true
 				}
 			}
@@ -1184,6 +1182,13 @@ func (a *Definer) contextBound(n ast.Node) Bound {
 		b.Param, b.ParamIndex = ctx.Name(), i
 	}
 	return b
+}
+
+// ContextErr reports whether fn says why a context ended: a context's Err
+// method, or context.Cause. An exit that returns what it says is the
+// context's end, nil while the context lives, not a failure of the loop's.
+func ContextErr(fn *types.Func) bool {
+	return fn != nil && (fn.Name() == "Err" && isContext(fn) || typesx.IsFunc(fn, "context", "Cause"))
 }
 
 func isContext(fn *types.Func) bool {

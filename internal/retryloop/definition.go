@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -622,11 +621,11 @@ func (f *flow) searchesAnswer(s ast.Stmt, st state) bool {
 }
 
 // fallsShort reports whether cond, the condition of an if statement that
-// leaves the loop or a conjunct of one, compares by its order a number
-// the attempt answered (not a status) with another value, alone or as a
-// conjunct (if n >= quorum && now.Before(until) { return nil }): the loop
-// leaves on an answer of enough, so one short of it is no success, as a
-// search of the answer that runs out is none.
+// leaves the loop (the loop's index, stmtOf, names it), compares by its
+// order a number the attempt answered (not a status) with another value,
+// alone or as a conjunct (if n >= quorum && now.Before(until) { return
+// nil }): the loop leaves on an answer of enough, so one short of it is no
+// success, as a search of the answer that runs out is none.
 func (f *flow) fallsShort(cond ast.Expr, st state) bool {
 	answered := func(e ast.Expr) bool {
 		if f.valueOf(e, st) != bAttempt || !isInteger(typeOf(f.a, e)) {
@@ -651,19 +650,8 @@ func (f *flow) fallsShort(cond ast.Expr, st state) bool {
 	if !compares {
 		return false
 	}
-	cond = ast.Unparen(cond)
-	found := false
-	astx.InspectNoLit(f.l.body, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || found {
-			return !found
-		}
-		if ifs.Else == nil && (ast.Unparen(ifs.Cond) == cond || slices.Contains(conjuncts(ifs.Cond), cond)) && f.leavesLoop(ifs.Body, false) {
-			found = true
-		}
-		return !found
-	})
-	return found
+	ifs, ok := f.l.stmtOf[cond].(*ast.IfStmt)
+	return ok && ifs.Cond == cond && ifs.Else == nil && f.leavesLoop(ifs.Body, false)
 }
 
 // branchCond returns the boolean condition that decides the branch at

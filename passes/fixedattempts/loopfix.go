@@ -1059,14 +1059,7 @@ func (li *loopInfo) ctxEnd(b *ast.BlockStmt) bool {
 				if !ok {
 					return !found
 				}
-				fn, _ := typeutil.Callee(li.pass.TypesInfo, c).(*types.Func)
-				if fn == nil {
-					return true
-				}
-				if typesx.IsFunc(fn, "context", "Cause") {
-					found = true
-				}
-				if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && fn.Name() == "Err" && typesx.IsNamed(li.pass.TypesInfo.TypeOf(sel.X), "context", "Context") {
+				if fn, _ := typeutil.Callee(li.pass.TypesInfo, c).(*types.Func); retryloop.ContextErr(fn) {
 					found = true
 				}
 				return !found
