@@ -525,16 +525,17 @@ func (f *flow) branch(b *cfg.Block, st state) []edge {
 		node = cond
 		ys = f.cond(cond, st, true)
 		ns = f.cond(cond, st, false)
-		if f.fallsShort(cond, st) {
-			// if n >= quorum { return nil }: short of it, the answer
-			// is not what the loop waits for.
+		if short := f.fallsShort(cond, st) | f.codeRefused(cond, st); short != 0 {
+			// if n >= quorum { return nil }, if rc == accepted { break
+			// }: short of it, the answer is not what the loop waits
+			// for.
 			for i := range ys {
 				ys[i].seen = true
 			}
 			for i := range ns {
 				ns[i].seen = true
 				if ns[i].out&oSuccess != 0 {
-					ns[i].out = ns[i].out&^oSuccess | oEnd
+					ns[i].out = ns[i].out&^oSuccess | short
 				}
 			}
 		}
@@ -620,13 +621,14 @@ func (f *flow) searchesAnswer(s ast.Stmt, st state) bool {
 	return true
 }
 
-// fallsShort reports whether cond, the condition of an if statement that
-// leaves the loop (the loop's index, stmtOf, names it), compares by its
-// order a number the attempt answered (not a status) with another value,
-// alone or as a conjunct (if n >= quorum && now.Before(until) { return
-// nil }): the loop leaves on an answer of enough, so one short of it is no
-// success, as a search of the answer that runs out is none.
-func (f *flow) fallsShort(cond ast.Expr, st state) bool {
+// fallsShort returns oEnd where cond, the condition of an if statement
+// that leaves the loop (the loop's index, stmtOf, names it), compares by
+// its order a number the attempt answered (not a status) with another
+// value, alone or as a conjunct (if n >= quorum && now.Before(until) {
+// return nil }): the loop leaves on an answer of enough, so one short of
+// it is no success, as a search of the answer that runs out is none. It
+// returns 0 otherwise.
+func (f *flow) fallsShort(cond ast.Expr, st state) outcome {
 	answered := func(e ast.Expr) bool {
 		if f.valueOf(e, st) != bAttempt || !isInteger(typeOf(f.a, e)) {
 			return false
@@ -647,11 +649,90 @@ func (f *flow) fallsShort(cond ast.Expr, st state) bool {
 			}
 		}
 	}
-	if !compares {
-		return false
+	if !compares || !f.leavingIf(cond) {
+		return 0
 	}
+	return oEnd
+}
+
+// leavingIf reports whether cond is the condition of an if statement with
+// no else that leaves the loop.
+func (f *flow) leavingIf(cond ast.Expr) bool {
 	ifs, ok := f.l.stmtOf[cond].(*ast.IfStmt)
 	return ok && ifs.Cond == cond && ifs.Else == nil && f.leavesLoop(ifs.Body, false)
+}
+
+// codeRefused returns what an answer is where cond, the condition of an
+// if statement that leaves the loop, finds an integer code (not a status)
+// equal to a declared constant, alone or as a conjunct (rc, _, err =
+// handshake(conn); if rc == accepted { break }), and the code is the
+// attempt's or one that a later call returned beside an error: the loop
+// leaves on that code only, so any other is no success. Another code of
+// the attempt is an answer short of what the loop waits for (oEnd);
+// another of a call given the attempt's answer, a failure of using it
+// (oParse: the handshake on a dialed connection refused); another of
+// other later calls, a failure of that call (oLater). 0 otherwise.
+func (f *flow) codeRefused(cond ast.Expr, st state) outcome {
+	var short outcome
+	for _, c := range conjuncts(cond) {
+		x, ok := ast.Unparen(c).(*ast.BinaryExpr)
+		if !ok || x.Op != token.EQL {
+			continue
+		}
+		for _, pair := range [2][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			code, k := ast.Unparen(pair[0]), pair[1]
+			if _, ok := f.a.objOf(k).(*types.Const); !ok || !isInteger(typeOf(f.a, code)) {
+				continue
+			}
+			if _, status := f.statusOf(code, st); status {
+				continue
+			}
+			switch b := f.valueOf(code, st); b {
+			case bAttempt:
+				short = oEnd
+			case bConsumer, bOther:
+				if id, ok := code.(*ast.Ident); ok && f.codeOfCall(f.a.objOf(id)) {
+					short = oLater
+					if b == bConsumer {
+						short = oParse
+					}
+				}
+			}
+		}
+	}
+	if short == 0 || !f.leavingIf(cond) {
+		return 0
+	}
+	return short
+}
+
+// codeOfCall reports whether the loop's body assigns v from a call that
+// also returns an error (rc, _, err = handshake(conn)).
+func (f *flow) codeOfCall(v types.Object) bool {
+	if v == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(f.l.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		if len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return true
+		}
+		c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !f.a.resultsError(c) {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if f.a.objOf(l) == v {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // branchCond returns the boolean condition that decides the branch at

@@ -97,7 +97,14 @@
 //     nor is a number the attempt answered that falls short of what an
 //     if statement leaving the loop asks of it by its order (n, err :=
 //     m.acquireAll(ctx); if n >= m.quorum { return nil }: fallsShort,
-//     definition.go), while an error on that path still goes round.
+//     definition.go), while an error on that path still goes round;
+//     nor is an integer code other than the declared constant such an
+//     if statement asks for, when the code is the attempt's or one a
+//     later call returned beside an error (conn, err = dial(addr); ...;
+//     rc, err = handshake(conn); if rc == accepted { break }: the
+//     handshake refused, a failure of using the answer; codeRefused,
+//     definition.go); a code compared with a literal may be a count, and
+//     one read without an error says nothing of how a call went.
 //     Conditions the analysis does not
 //     understand keep both outcomes on both sides. An answer sentinel is
 //     no failure an outage produces: an error variable of the package
