@@ -333,11 +333,15 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 	}
 	info := f.pass.TypesInfo
 	if callee := typesx.Callee(info, call); callee != nil {
-		if !retrysite.IsHTTPSend(callee) || callee.Pkg().Path() != "net/http" {
+		send := retrysite.IsHTTPSend(callee) && callee.Pkg().Path() == "net/http"
+		if !send && (!typesx.IsInterfaceMethod(callee) || !isSendFunc(callee.Type())) {
 			return ""
 		}
 	} else if !isSendFunc(info.TypeOf(call.Fun)) {
 		return ""
+	}
+	if x := f.requestWrapped(file, pos, fn, call.Args[0]); x != nil {
+		return x.Name() + ".URL.Host"
 	}
 	if v := f.heldFrom(file, pos, fn, call.Args[0]); v != nil {
 		if !isRequest(v.Type()) || f.builtWithBody(fn, v) || f.urlSet(fn, pos, v) {
@@ -364,6 +368,56 @@ func isSendFunc(t types.Type) bool {
 		isRequest(sig.Params().At(0).Type()) &&
 		typesx.IsNamedPtr(sig.Results().At(0).Type(), "net/http", "Response") &&
 		typesx.IsError(sig.Results().At(1).Type())
+}
+
+// requestWrapped returns, when e asks a wrapper for the request to send
+// (rr.Request(): a method that takes nothing and returns a request, of a
+// variable whose one value is a call given one request, rr :=
+// NewRetriableRequest(r)), that request's variable, when it holds the
+// request from pos on and nothing after pos sets its URL or its Host; nil
+// otherwise. The wrapper sends what the caller built, rewound for the
+// attempt: its host is the dependency.
+func (f *fixer) requestWrapped(file *ast.File, pos token.Pos, fn ast.Node, e ast.Expr) *types.Var {
+	info := f.pass.TypesInfo
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 || !isRequest(info.TypeOf(c)) {
+		return nil
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	w, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	made, ok := ast.Unparen(f.deps.ConstLocal(w)).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	var r *types.Var
+	for _, a := range made.Args {
+		if !isRequest(info.TypeOf(a)) {
+			continue
+		}
+		if r != nil {
+			return nil // two requests: which one is sent is not known
+		}
+		if r = f.heldFrom(file, pos, fn, a); r == nil {
+			return nil
+		}
+	}
+	if r == nil || f.builtWithBody(fn, r) || f.urlSet(fn, pos, r) {
+		return nil
+	}
+	return r
 }
 
 // requestCopied returns, when e is a variable declared after pos whose one

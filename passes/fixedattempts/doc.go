@@ -82,8 +82,9 @@
 //     the loop reads what the condition tested (return "", ctx.Err()
 //     after for ctx.Err() == nil would return no error; if i == n would
 //     take the refusal for a success); there it returns the failure;
-//   - a loop that sends one request variable throughout, whose host the
-//     code does not name, gets the budget of the request's host from a
+//   - a loop that sends one request variable throughout (or what a
+//     wrapper made from it hands back, rr.Request()), whose host the code
+//     does not name, gets the budget of the request's host from a
 //     registry (hostBudgets.For(req.URL.Host)), where the package can
 //     import the budget package (below);
 //   - otherwise, where the package can import

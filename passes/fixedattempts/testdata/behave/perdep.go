@@ -153,6 +153,14 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return "", SendVia(d.Client(), nil, billing)
 		}},
+		{Name: "SendRetrying", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
+			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
+			if _, err := response(SendRetrying(healthy.Client(), users, 3)); err != nil {
+				return "", err
+			}
+			return response(SendRetrying(d.Client(), billing, 3))
+		}},
 		{Name: "Execute", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
 			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)

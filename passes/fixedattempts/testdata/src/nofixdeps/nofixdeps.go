@@ -359,3 +359,29 @@ func (p *Pool) redial() {
 		}
 	}
 }
+
+// rewound wraps the request it is given.
+type rewound struct{ req *http.Request }
+
+func (w *rewound) Request() *http.Request { return w.req }
+
+type doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// sendRedirected sends what the wrapper holds after the loop itself
+// points it at another host: the request's host before the loop is not
+// the dependency of every attempt, so no budget is keyed by it.
+func sendRedirected(d doer, r *http.Request, hosts []string) (*http.Response, error) {
+	w := &rewound{req: r}
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var resp *http.Response
+		if resp, err = d.Do(w.Request()); err == nil {
+			return resp, nil
+		}
+		r.URL.Host = hosts[i%len(hosts)]
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
+}
