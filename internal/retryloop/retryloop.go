@@ -26,9 +26,11 @@
 //
 //  1. The attempt can fail: its results include an error, a response, a
 //     channel of errors or a value that carries an error, and it is not
-//     local work (a standard package that does no I/O of a dependency, an
-//     error's own method, or a function of the package whose error calls
-//     are all of those), nor a translation of an error (a call whose one
+//     local work (a standard package that does no I/O of a dependency, a
+//     listen on a local address, net.Listen: a port in use waits for
+//     this machine, not a dependency; an error's own method, or a
+//     function of the package whose error calls are all of those), nor a
+//     translation of an error (a call whose one
 //     result is an error and that takes one: ContextError(ctx, err) says
 //     what a failure was, it attempts nothing).
 //  2. A failure reaches the attempt again: following every path forward

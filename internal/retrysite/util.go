@@ -128,7 +128,8 @@ var localIO = map[string]bool{
 }
 
 // isPureCall reports whether call's error can only describe local work:
-// a call into a standard package that does no network I/O, a method of an
+// a call into a standard package that does no network I/O, a listen on a
+// local address, a method of an
 // error value (Unwrap), or a function of this package whose own
 // error-returning calls are all pure computation.
 func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
@@ -150,6 +151,12 @@ func (a *analyzer) isPureCall(call *ast.CallExpr) bool {
 	}
 	if fn.Pkg() == a.pass.Pkg {
 		return a.isPureFunc(fn)
+	}
+	// Binding a local address (net.Listen, net.ListenPacket, ...,
+	// (*net.ListenConfig).Listen) asks no dependency: retrying it while
+	// the port is in use waits for this machine, and loads nothing.
+	if path == "net" && strings.HasPrefix(fn.Name(), "Listen") {
+		return true
 	}
 	// Request construction is not the attempt.
 	if path == "net/http" && (fn.Name() == "NewRequest" || fn.Name() == "NewRequestWithContext") {
