@@ -2,6 +2,7 @@ package nonidempotent
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -126,6 +127,11 @@ type clientInfo struct {
 	desc    string   // for messages: "the retryablehttp client"
 	at      ast.Node // where it is configured to retry, nil when not visible
 	related string
+	// when, for a send wrapper that retries only when a flag of it is
+	// true (KeyFact.RetriesWhen), is the boolean parameter of the
+	// sending function passed as that flag: the send retries when it is
+	// true. nil for a send that retries whatever its function is given.
+	when *types.Var
 }
 
 // sendClient returns the retrying client a send goes through, or nil.
@@ -174,7 +180,7 @@ func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func
 			return &clientInfo{desc: funcName(c.pass.Pkg, fn)}
 		}
 	}
-	if f == nil || len(f.Retries) == 0 {
+	if f == nil || len(f.Retries) == 0 && len(f.RetriesWhen) == 0 {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
@@ -183,11 +189,72 @@ func (c *checker) retryingWrapper(r *request, send *ast.CallExpr, fn *types.Func
 		if sig.Variadic() && pi >= sig.Params().Len()-1 {
 			pi = sig.Params().Len() - 1
 		}
-		if c.rootKind(r, a, 0) == rootReq && slices.Contains(f.Retries, pi) {
+		if c.rootKind(r, a, 0) != rootReq {
+			continue
+		}
+		if slices.Contains(f.Retries, pi) {
 			return &clientInfo{desc: funcName(c.pass.Pkg, fn)}
+		}
+		for _, rw := range f.RetriesWhen {
+			if rw[0] != pi || rw[1] >= len(send.Args) || sig.Variadic() && rw[1] >= sig.Params().Len()-1 {
+				continue
+			}
+			flag := send.Args[rw[1]]
+			if v, ok := constant.Val(c.constValue(flag)).(bool); ok {
+				if v {
+					return &clientInfo{desc: funcName(c.pass.Pkg, fn)}
+				}
+				continue
+			}
+			if q := c.boolParam(r.fn, flag); q != nil {
+				return &clientInfo{desc: funcName(c.pass.Pkg, fn), when: q}
+			}
 		}
 	}
 	return nil
+}
+
+// constValue returns the constant value of e, or nil.
+func (c *checker) constValue(e ast.Expr) constant.Value {
+	if tv, ok := c.pass.TypesInfo.Types[e]; ok {
+		return tv.Value
+	}
+	return nil
+}
+
+// boolParam returns the boolean parameter of fn that e names, or nil.
+func (c *checker) boolParam(fn ast.Node, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Kind() != types.ParamVar || !isBoolType(v.Type()) {
+		return nil
+	}
+	var ft *ast.FuncType
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		ft = fn.Type
+	case *ast.FuncLit:
+		ft = fn.Type
+	}
+	if ft == nil || ft.Params == nil {
+		return nil
+	}
+	for _, fld := range ft.Params.List {
+		for _, n := range fld.Names {
+			if c.pass.TypesInfo.Defs[n] == v {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+func isBoolType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // funcName names a function for messages: f, pkg.F, T.M.

@@ -81,9 +81,13 @@
 //     request parameter whatever the method: it sends it inside a retry
 //     site of its own, or every send of it goes through a retrying client
 //     (made in the wrapper or held in a field); a fact, and a wrapper that
-//     reads req.Method is taken to choose what it retries. A method of a
-//     request holder that sends the holder's request so is a send wrapper
-//     too (req.Do(ctx, v)). A wrapper that
+//     reads req.Method is taken to choose what it retries. A wrapper that
+//     sends it once only where a boolean parameter is false (if !retry {
+//     return c.plain.Do(req) }, then a retrying client) resends it when
+//     a call passes true, or a flag of its own caller that is (a fact
+//     too: do(req, retry), send(ctx, req, retry), then send(ctx, req,
+//     true)). A method of a request holder that sends the holder's
+//     request so is a send wrapper too (req.Do(ctx, v)). A wrapper that
 //     is only called by a retry site's attempt does not make its other
 //     callers' requests retried;
 //

@@ -500,8 +500,12 @@ func (c *checker) computeFact(fd *ast.FuncDecl, fn *types.Func) *KeyFact {
 		if r == nil {
 			continue
 		}
-		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) && c.resends(r) {
-			f.Retries = append(f.Retries, i)
+		if kind == rootReq && !isRestyRequest(p.Type()) && !c.methodAware(r) {
+			if c.resends(r) {
+				f.Retries = append(f.Retries, i)
+			} else if q := c.resendsWhen(r, sig); q >= 0 {
+				f.RetriesWhen = append(f.RetriesWhen, [2]int{i, q})
+			}
 		}
 		if r.dynamic {
 			f.Dynamic = append(f.Dynamic, i)

@@ -123,6 +123,12 @@ type KeyFact struct {
 	Fresh     []int // those of Sets whose key it generates itself, on every call
 	Dynamic   []int // parameters on which it sets headers whose names are not constants
 	Retries   []int // request parameters it sends inside a retry site or through a retrying client, whatever their method
+	// RetriesWhen are the pairs {request, flag} of parameters such that
+	// it sends the request as Retries says when the boolean flag is
+	// true, and sends it once only where the flag is false: do(req,
+	// retry bool) { if !retry { return c.plain.Do(req) }; ... retrying
+	// client }. A call with the flag true retries the request.
+	RetriesWhen [][2]int
 	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
 	// Builds are the string parameters whose value is the method of the
 	// request it returns (a request-building wrapper: NewRequest(ctx,
@@ -191,6 +197,9 @@ func (f *KeyFact) String() string {
 	if len(f.Retries) > 0 {
 		parts = append(parts, fmt.Sprintf("retries=%v", f.Retries))
 	}
+	if len(f.RetriesWhen) > 0 {
+		parts = append(parts, fmt.Sprintf("retriesWhen=%v", f.RetriesWhen))
+	}
 	if f.Generates {
 		parts = append(parts, "generates")
 	}
@@ -231,7 +240,7 @@ func (f *KeyFact) String() string {
 }
 
 func (f *KeyFact) empty() bool {
-	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && !f.Generates &&
+	return len(f.Sets) == 0 && len(f.Dynamic) == 0 && len(f.Retries) == 0 && len(f.RetriesWhen) == 0 && !f.Generates &&
 		len(f.Builds) == 0 && !f.Resty && !f.RecvRetries && !f.RecvHeaders && len(f.SendsMethod) == 0 && len(f.Sends) == 0 && f.Converts == "" && len(f.Copies) == 0
 }
 

@@ -26,11 +26,90 @@ func (c *checker) resends(r *request) bool {
 		return false
 	}
 	for _, send := range r.sends {
-		if c.sendClient(r, send) == nil {
+		if ci := c.sendClient(r, send); ci == nil || ci.when != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// resendsWhen returns the index in sig of the boolean parameter of r's
+// function whose truth makes it resend r, a request it sends: every send
+// of r goes through a retrying client (or a send wrapper that resends)
+// whatever the flag, or when the flag is true, or sends it once only where
+// the flag is false (in the body of if !retry {...}, or the else of if
+// retry {...}), and some send retries. It returns -1 otherwise.
+func (c *checker) resendsWhen(r *request, sig *types.Signature) int {
+	if len(r.sends) == 0 {
+		return -1
+	}
+	var flag *types.Var
+	agree := func(v *types.Var) bool {
+		if flag == nil {
+			flag = v
+		}
+		return flag == v
+	}
+	var plain []*ast.CallExpr
+	retried := false
+	for _, send := range r.sends {
+		ci := c.sendClient(r, send)
+		switch {
+		case ci == nil:
+			plain = append(plain, send)
+		case ci.when != nil:
+			if !agree(ci.when) {
+				return -1
+			}
+			retried = true
+		default:
+			retried = true
+		}
+	}
+	if !retried {
+		return -1
+	}
+	for _, send := range plain {
+		v := c.falseOnly(r.fn, send)
+		if v == nil || !agree(v) {
+			return -1
+		}
+	}
+	if flag == nil {
+		return -1
+	}
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == flag {
+			return i
+		}
+	}
+	return -1
+}
+
+// falseOnly returns the boolean parameter of fn that is false wherever n
+// runs: n lies in the body of an if statement whose condition is the
+// parameter's negation, or in the else of one whose condition is the
+// parameter; nil otherwise.
+func (c *checker) falseOnly(fn ast.Node, n ast.Node) *types.Var {
+	var found *types.Var
+	ast.Inspect(fn, func(x ast.Node) bool {
+		is, ok := x.(*ast.IfStmt)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if is.Pos() > n.Pos() || n.End() > is.End() {
+			return true
+		}
+		within := func(b ast.Node) bool { return b != nil && b.Pos() <= n.Pos() && n.End() <= b.End() }
+		cond := ast.Unparen(is.Cond)
+		if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT && within(is.Body) {
+			found = c.boolParam(fn, u.X)
+		} else if within(is.Else) {
+			found = c.boolParam(fn, cond)
+		}
+		return found == nil
+	})
+	return found
 }
 
 // methodArg returns the index of the argument that is the method of the
