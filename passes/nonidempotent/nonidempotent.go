@@ -123,13 +123,13 @@ type KeyFact struct {
 	Fresh     []int // those of Sets whose key it generates itself, on every call
 	Dynamic   []int // parameters on which it sets headers whose names are not constants
 	Retries   []int // request parameters it sends inside a retry site or through a retrying client, whatever their method
+	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
 	// RetriesWhen are the pairs {request, flag} of parameters such that
 	// it sends the request as Retries says when the boolean flag is
 	// true, and sends it once only where the flag is false: do(req,
 	// retry bool) { if !retry { return c.plain.Do(req) }; ... retrying
 	// client }. A call with the flag true retries the request.
 	RetriesWhen [][2]int
-	Generates bool  // its result is newly generated on every call (uuid, crypto/rand, time.Now)
 	// Builds are the string parameters whose value is the method of the
 	// request it returns (a request-building wrapper: NewRequest(ctx,
 	// method, path, body)), which carries no idempotency key and no
