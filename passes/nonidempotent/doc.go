@@ -48,7 +48,11 @@
 // operand of a format, an argument to a final ...any parameter as in
 // log.Printf("retry %s %s", method, uri), names it and decides nothing)
 // (executeMethod(ctx, "POST", metadata): the call builds and sends, and
-// is where the diagnostic goes; a fact), or through a retrying client, a
+// is where the diagnostic goes; a fact; a switch on the parameter whose
+// case lists only the method and sends with the verb, switch method {
+// case "POST": req.Post(endpoint) }, also in a function literal of the
+// function, reads it to choose the send, and the POST there is the
+// caller's), or through a retrying client, a
 // send wrapper that resends or another such function, or that sends it
 // once, so that a retry site around the call retries it (c.call(ctx,
 // "POST", path, body); a fact too; a request it also returns, after

@@ -116,16 +116,101 @@ func (c *checker) requestAt(cur inspector.Cursor) *request {
 		r.sends = []*ast.CallExpr{call}
 		return r
 	case isResty(path) && recv == "Request" && (name == "Post" || name == "Patch" || name == "Execute"):
-		m := strings.ToUpper(name)
-		if name == "Execute" {
-			m = c.method(arg(call, 0))
-		}
-		if m == "" {
+		m := c.restyMethod(call)
+		if m == "" || c.callersMethod(cur, m) {
 			return nil
 		}
 		return c.restyRequest(cur, call, m)
 	}
 	return nil
+}
+
+// restyMethod returns the method a resty request's Post, Patch or Execute
+// call sends when it is POST or PATCH; "" otherwise.
+func (c *checker) restyMethod(call *ast.CallExpr) string {
+	fn := c.callee(call)
+	if fn == nil || !isResty(typesx.PkgPath(fn)) || typesx.RecvName(fn) != "Request" {
+		return ""
+	}
+	switch fn.Name() {
+	case "Post", "Patch":
+		return strings.ToUpper(fn.Name())
+	case "Execute":
+		return c.method(arg(call, 0))
+	}
+	return ""
+}
+
+// methodCase returns, when the call at cur sends method (POST, PATCH) in
+// a case clause of a switch on a string parameter of its function
+// declaration, which lists only that method (switch method { case "POST":
+// req.Post(endpoint) }, also in a function literal of the declaration),
+// the switch's tag: the caller's method chooses the send. nil otherwise.
+func (c *checker) methodCase(cur inspector.Cursor, method string) *ast.Ident {
+	var fd *ast.FuncDecl
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		fd = p.Node().(*ast.FuncDecl)
+		break
+	}
+	if fd == nil {
+		return nil
+	}
+	for p := range cur.Enclosing((*ast.CaseClause)(nil)) {
+		cc := p.Node().(*ast.CaseClause)
+		sw, ok := p.Parent().Parent().Node().(*ast.SwitchStmt)
+		if !ok || sw.Init != nil || len(cc.List) == 0 {
+			return nil
+		}
+		tag, ok := ast.Unparen(sw.Tag).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, ok := c.pass.TypesInfo.Uses[tag].(*types.Var)
+		if !ok || v.Kind() != types.ParamVar || !isString(v.Type()) || !declaresParam(c.pass.TypesInfo, fd, v) {
+			return nil
+		}
+		for _, e := range cc.List {
+			if s, ok := c.stringConst(e); !ok || !strings.EqualFold(s, method) {
+				return nil
+			}
+		}
+		return tag
+	}
+	return nil
+}
+
+// callersMethod reports whether the call at cur sends method only where
+// the caller of its function declaration asks for it, a parameter the
+// declaration passes on unread but to choose the send (methodCase, and
+// KeyFact.SendsMethod or Sends name it): the caller's call is then the
+// construction.
+func (c *checker) callersMethod(cur inspector.Cursor, method string) bool {
+	tag := c.methodCase(cur, method)
+	if tag == nil {
+		return false
+	}
+	for p := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		fn, ok := c.pass.TypesInfo.Defs[p.Node().(*ast.FuncDecl).Name].(*types.Func)
+		if !ok {
+			return false
+		}
+		i := c.sendsArg(fn)
+		sig := fn.Type().(*types.Signature)
+		return i >= 0 && i < sig.Params().Len() && sig.Params().At(i) == c.pass.TypesInfo.Uses[tag]
+	}
+	return false
+}
+
+// declaresParam reports whether v is a parameter of fd.
+func declaresParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
+	for _, fld := range fd.Type.Params.List {
+		for _, n := range fld.Names {
+			if info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // method returns "POST" or "PATCH" when e is a constant naming one of them

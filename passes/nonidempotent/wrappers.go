@@ -392,8 +392,30 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		return uses[p]
 	}
 	var seen []methodParam
+	keep := func(r *request, mp *methodParam) {
+		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 || len(r.sends) == 0 {
+			return
+		}
+		seen = append(seen, *mp)
+		if c.sendsOwn(r) {
+			retried = append(retried, *mp)
+		} else {
+			once = append(once, *mp)
+		}
+	}
 	for cur := range bodyCur.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
+		if m := c.restyMethod(call); m != "" {
+			// switch method { case "POST": req.Post(endpoint) }, also
+			// in a function literal of fd: the method parameter
+			// chooses the send, read nowhere else.
+			if tag := c.methodCase(cur, m); tag != nil {
+				if p, mp := c.paramMethod(fd, tag, ""); mp != nil && !slices.Contains(seen, *mp) && used(p) == 1 {
+					keep(c.restyRequest(cur, call, m), mp)
+				}
+			}
+			continue
+		}
 		mi := c.methodArg(call)
 		var sender *types.Func
 		senderRetries := false
@@ -422,16 +444,7 @@ func (c *checker) sendsMethodParams(fd *ast.FuncDecl, fn *types.Func) (retried, 
 		} else {
 			r = c.valueRequest(cur, call, "POST")
 		}
-		if r == nil || r.dynamic || r.escapes || r.returned || len(r.keys) > 0 || len(r.sends) == 0 {
-			continue
-		}
-		seen = append(seen, *mp)
-		switch {
-		case c.sendsOwn(r):
-			retried = append(retried, *mp)
-		default:
-			once = append(once, *mp)
-		}
+		keep(r, mp)
 	}
 	return retried, once
 }
