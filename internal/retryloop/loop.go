@@ -30,6 +30,10 @@ type loop struct {
 	// A range over a slice or array: a candidate failover.
 	over  types.Object // the element variable (or the index, when there is no element)
 	list  ast.Expr     // the ranged expression
+	// indexed: a list of endpoints the attempt's target is taken from by
+	// the loop's counter (servers[i]), one endpoint per attempt: a
+	// failover over it (sameValue).
+	indexed ast.Expr
 	keyed bool         // the list holds no endpoints but keys that pick one (keyedTarget)
 	// A for statement whose post statement picks the next endpoint
 	// (b = s.leastLoaded()) while the condition says one is left
@@ -218,6 +222,7 @@ func (a *Definer) Loop(cur inspector.Cursor) *Loop {
 	if lp.HeaderBound && len(lp.BoundExits) == 0 {
 		lp.LastExits = f.lastExits()
 	}
+	a.markSorting(l, f, lp)
 	lp.Exempt = a.conflictOnly(l, f)
 	lp.Waits = a.loopWaits(l, lp.Path)
 	if l.timer != nil {

@@ -1,6 +1,7 @@
 package retryloop
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -78,8 +79,9 @@ type Loop struct {
 	Stmt ast.Stmt       // the *ast.ForStmt or *ast.RangeStmt
 	Body *ast.BlockStmt // its body
 	Func ast.Node       // the enclosing *ast.FuncDecl or *ast.FuncLit
-	// List is the ranged list of a failover loop (a range over the
-	// endpoints of one operation), nil for others.
+	// List is the list of a failover loop: the ranged endpoints of one
+	// operation, or those the counter indexes (servers[i]); nil for
+	// others.
 	List ast.Expr
 	// Picker is the call that hands out the next endpoint of a failover
 	// loop that picks them (for ; b != nil; b = s.leastLoaded()), nil for
@@ -201,6 +203,15 @@ type MeetPoint struct {
 	// Status reports whether some failing path arrives here with a
 	// failure status of the attempt's response, which it still holds.
 	Status bool
+	// Sorts reports whether a failing path that passes it may still
+	// leave the loop, before the next attempt, by an exit that sorts the
+	// failures rather than bounds them (if !retryable(err) { return err
+	// }): a budget asked here would be asked of failures that are not
+	// retried, and its refusal would leave the way the last attempt does
+	// where that exit leaves otherwise.
+	Sorts bool
+
+	block int32
 }
 
 // NextIteration is what the failing paths hold at the top of the next
@@ -229,7 +240,7 @@ func (a *Definer) loopFacts(l *loop, f *flow) *Loop {
 		Stmt:      l.stmt,
 		Body:      l.body,
 		Func:      l.fn,
-		List:      l.list,
+		List:      cmp.Or(l.list, l.indexed),
 		Picker:    l.picker,
 		Ticker:    l.ticker,
 		Attempt:   f.call,
@@ -400,7 +411,7 @@ func (f *flow) meetPoints(resp types.Object) []MeetPoint {
 			continue
 		}
 		seenPoint[p] = true
-		mp := MeetPoint{Point: p, Err: f.failureVar(v.sts)}
+		mp := MeetPoint{Point: p, Err: f.failureVar(v.sts), block: id}
 		if mp.Err == nil {
 			mp.NilOnStatus = f.nilOnStatus(v.sts, resp)
 		}
@@ -412,6 +423,76 @@ func (f *flow) meetPoints(resp types.Object) []MeetPoint {
 		out = append(out, mp)
 	}
 	return out
+}
+
+// markSorting sets Sorts on the meeting points after which a failing path
+// may reach an exit that sorts the failures: one of the flow's exits that
+// is none of the bound's exits (nor of the last attempt's), one of whose
+// triggers reads nothing but outcomes, the attempt's among them, and asks
+// no budget. The failure of a later call (rewinding the body for the next
+// attempt) sorts nothing: a refusal before it ends as the last attempt.
+func (a *Definer) markSorting(l *loop, f *flow, lp *Loop) {
+	bound := map[ast.Node]bool{}
+	for _, be := range lp.BoundExits {
+		bound[be.Node] = true
+	}
+	for _, be := range lp.LastExits {
+		bound[be.Node] = true
+	}
+	sorting := map[int32]bool{}
+	for _, e := range f.exits {
+		if bound[e.node] {
+			continue
+		}
+		for _, t := range a.triggers(l, f, e) {
+			if t == nil || a.firstGuard(t) != nil || !f.onlyOutcome(t) {
+				continue
+			}
+			for _, st := range e.sts {
+				if f.mentionsAttempt(t, st) {
+					sorting[e.block.Index] = true
+				}
+			}
+		}
+	}
+	if len(sorting) == 0 {
+		return
+	}
+	for i := range lp.Meets {
+		lp.Meets[i].Sorts = f.reachesBlock(lp.Meets[i].block, sorting)
+	}
+}
+
+// reachesBlock reports whether an explored path from block from reaches,
+// before it arrives at the attempt again, one of the blocks to (from
+// itself included).
+func (f *flow) reachesBlock(from int32, to map[int32]bool) bool {
+	var work []fkey
+	seen := map[fkey]bool{}
+	for k := range f.graph {
+		if k.block == from {
+			work = append(work, k)
+			seen[k] = true
+		}
+	}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		n := f.graph[k]
+		if n == nil || n.arrives {
+			continue // the next attempt: what follows is its own
+		}
+		if to[k.block] {
+			return true
+		}
+		for _, s := range n.succ {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // cuts reports whether every explored path from the attempt to the next

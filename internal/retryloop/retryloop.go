@@ -161,7 +161,9 @@
 // dialer := dialers[proto]; dialer.Dial(ctx) }: the receiver holds an
 // endpoint, is derived from the element, and no argument is; a chain of
 // decoders, or keys that are also the work, go through other work), or an
-// index of such a list by the counter, or by the
+// index of such a list by the counter (servers[i]; Loop.List names the
+// list, where servers[i%len(servers)], which comes round to each again,
+// retries each), or by the
 // elements of a random permutation of its indices (for _, i := range
 // rand.Perm(len(addrs)), the permutation directly or in a local), with the
 // bound "up to len(list) attempts". So is a for statement whose post

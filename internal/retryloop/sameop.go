@@ -397,6 +397,11 @@ func (a *Definer) sameValue(l *loop, f *flow, e ast.Expr, depth int) bool {
 				// items[i]: the next item.
 				if !a.isEndpoints(n.X, nil) || !a.sameValue(l, f, n.X, depth) {
 					same = false
+				} else if id, ok := ast.Unparen(n.Index).(*ast.Ident); ok && a.objOf(id) == l.counter {
+					// servers[i]: one attempt per endpoint, a failover
+					// over the list (addrs[i%len(addrs)] comes round to
+					// each endpoint again: a retry of each).
+					l.indexed = n.X
 				}
 				return false
 			}

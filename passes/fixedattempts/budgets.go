@@ -328,10 +328,18 @@ var requestHostDep = retrysite.Dep{Kind: retrysite.DepHost, Key: "host:<the requ
 // (attempt := cfg.Request.Clone(ctx)), and no code after pos sets its URL
 // or its Host.
 func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *ast.CallExpr) string {
-	if call == nil || len(call.Args) != 1 {
+	if call == nil {
 		return ""
 	}
 	info := f.pass.TypesInfo
+	if arg := f.handedRequest(call); arg != nil {
+		// A function of this package handed the request reaches its
+		// URL (retrysite.Deps, passedOn): send(ctx, req).
+		return f.sameRequestHost(file, pos, fn, arg)
+	}
+	if len(call.Args) != 1 {
+		return ""
+	}
 	if callee := typesx.Callee(info, call); callee != nil {
 		send := retrysite.IsHTTPSend(callee) && callee.Pkg().Path() == "net/http"
 		if !send && (!typesx.IsInterfaceMethod(callee) || !isSendFunc(callee.Type())) {
@@ -340,19 +348,46 @@ func (f *fixer) requestHost(file *ast.File, pos token.Pos, fn ast.Node, call *as
 	} else if !isSendFunc(info.TypeOf(call.Fun)) {
 		return ""
 	}
-	if x := f.requestWrapped(file, pos, fn, call.Args[0]); x != nil {
+	return f.sameRequestHost(file, pos, fn, call.Args[0])
+}
+
+// sameRequestHost returns the expression of the host of the request e
+// when it is the same from pos on (requestHost); "" otherwise.
+func (f *fixer) sameRequestHost(file *ast.File, pos token.Pos, fn ast.Node, e ast.Expr) string {
+	if x := f.requestWrapped(file, pos, fn, e); x != nil {
 		return x.Name() + ".URL.Host"
 	}
-	if v := f.heldFrom(file, pos, fn, call.Args[0]); v != nil {
+	if v := f.heldFrom(file, pos, fn, e); v != nil {
 		if !isRequest(v.Type()) || f.builtWithBody(fn, v) || f.urlSet(fn, pos, v) {
 			return ""
 		}
 		return v.Name() + ".URL.Host"
 	}
-	if x := f.requestCopied(file, pos, fn, call.Args[0]); x != nil {
+	if x := f.requestCopied(file, pos, fn, e); x != nil {
 		return types.ExprString(x) + ".URL.Host"
 	}
 	return ""
+}
+
+// handedRequest returns, for a call of a function of this package (no
+// interface method) that is handed exactly one request, that argument;
+// nil otherwise.
+func (f *fixer) handedRequest(call *ast.CallExpr) ast.Expr {
+	callee := typesx.Callee(f.pass.TypesInfo, call)
+	if callee == nil || callee.Pkg() != f.pass.Pkg || typesx.IsInterfaceMethod(callee) {
+		return nil
+	}
+	var req ast.Expr
+	for _, a := range call.Args {
+		if !isRequest(f.pass.TypesInfo.TypeOf(a)) {
+			continue
+		}
+		if req != nil {
+			return nil
+		}
+		req = a
+	}
+	return req
 }
 
 func isRequest(t types.Type) bool { return typesx.IsNamedPtr(t, "net/http", "Request") }

@@ -20,9 +20,10 @@ import (
 )
 
 // A loop's fix asks the budget once, where every failing path meets on its
-// way to the next attempt, and makes a refused retry do what the loop does
-// when its attempts run out, so that the caller sees the failure it saw
-// before the fix:
+// way to the next attempt after the tests that sort out the failures it
+// does not retry (MeetPoint.Sorts), and makes a refused retry do what the
+// loop does when its attempts run out, so that the caller sees the failure
+// it saw before the fix:
 //
 //   - when the exit that bounds the attempts (if attempt >= max { return
 //     fmt.Errorf(...) }), or in a loop its header counts the test that
@@ -462,7 +463,10 @@ func simple(st ast.Stmt) bool {
 // afterAttempt returns the loop's facts with only the meeting points
 // after the attempt: a statement of the body before the attempt is passed
 // on the first iteration too, before any failure, where a guard would ask
-// the budget for the first attempt.
+// the budget for the first attempt. Nor does it keep a point after which
+// a failure may still be sorted out (MeetPoint.Sorts, if !retryable(err)
+// { return err }): a refusal there would return what the last attempt
+// returns where the exit returns something else.
 func (li *loopInfo) afterAttempt(lf *retryloop.Loop) *retryloop.Loop {
 	out := *lf
 	out.Meets = nil
@@ -471,7 +475,7 @@ func (li *loopInfo) afterAttempt(lf *retryloop.Loop) *retryloop.Loop {
 		if mp.After {
 			at = mp.Stmt.End()
 		}
-		if at >= lf.Attempt.End() {
+		if at >= lf.Attempt.End() && !mp.Sorts {
 			out.Meets = append(out.Meets, mp)
 		}
 	}

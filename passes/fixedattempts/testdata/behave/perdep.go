@@ -161,6 +161,14 @@ func BehaveCases() []rlbehave.Case {
 			}
 			return response(SendRetrying(d.Client(), billing, 3))
 		}},
+		{Name: "Exchange", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
+			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)
+			if _, err := response(Exchange(ctx, healthy.Client(), users)); err != nil {
+				return "", err
+			}
+			return response(Exchange(ctx, d.Client(), billing))
+		}},
 		{Name: "Execute", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
 			users, _ := http.NewRequest("GET", "https://users.internal/me", nil)
 			billing, _ := http.NewRequest("GET", "https://billing.internal/invoices", nil)

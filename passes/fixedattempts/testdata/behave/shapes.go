@@ -5,6 +5,8 @@ package shapes
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -16,6 +18,15 @@ import (
 
 	"rlbehave"
 )
+
+// classified counts Classify's calls of the failing service whose retry
+// was refused.
+var classified int
+
+// rejects answers every request with errRejected.
+type rejects struct{}
+
+func (rejects) RoundTrip(*http.Request) (*http.Response, error) { return nil, errRejected }
 
 // fake adapts a fake dependency to Inventory.
 type fake struct{ d *rlbehave.Dep }
@@ -92,6 +103,24 @@ func BehaveCases() []rlbehave.Case {
 				return "", err
 			}
 			return Deliver(d.Client(), req)
+		}},
+		{Name: "Classify", Modes: down, Run: func(d *rlbehave.Dep) (string, error) {
+			// After every tenth failing call that made one attempt (its
+			// retry refused: the budget is drained), a rejection asked
+			// of the same service still returns the rejection; so few,
+			// their deposits keep the attempts per call near 1 + the
+			// ratio.
+			before := d.Calls
+			res, err := Classify(d.Client())
+			if d.Calls-before > 1 {
+				return res, err
+			}
+			if classified++; classified%10 == 0 {
+				if _, rerr := Classify(&http.Client{Transport: rejects{}}); !errors.Is(rerr, errRejected) || strings.Contains(rerr.Error(), "gave up") {
+					return "", fmt.Errorf("a rejection returned %v", rerr)
+				}
+			}
+			return res, err
 		}},
 		{Name: "Rewind", Modes: both, Run: func(d *rlbehave.Dep) (string, error) {
 			req, err := http.NewRequest("PUT", "https://deliver.example/item", strings.NewReader("item"))

@@ -1,6 +1,7 @@
 package perdep
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -38,4 +39,23 @@ func SendRetrying(d Doer, r *http.Request, attempts int) (*http.Response, error)
 		time.Sleep(time.Millisecond)
 	}
 	return resp, err
+}
+
+// roundTrip sends the request it is handed.
+func roundTrip(ctx context.Context, hc *http.Client, req *http.Request) (*http.Response, error) {
+	return hc.Do(req.WithContext(ctx))
+}
+
+// Exchange retries a function of the package handed the request: it
+// reaches the request's host, whose budget comes from the registry.
+func Exchange(ctx context.Context, hc *http.Client, req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i <= 2; i++ { // want `up to 3 attempts`
+		if resp, err = roundTrip(ctx, hc, req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
 }

@@ -245,6 +245,18 @@ type Dialer interface {
 	Dial(host string) (*Conn, error)
 }
 
+// Failover by index: the counter takes each replica once, as a range
+// over them does; no budget fix.
+func DialIndexed(replicas []Inventory) error {
+	var err error
+	for i := 0; i != len(replicas); i++ { // want `tries each of the len\(replicas\) endpoints of replicas in turn`
+		if err = replicas[i].Reserve(); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("all replicas failed: %w", err)
+}
+
 // Failover again, over hosts: no budget fix.
 func Probe(d Dialer, hosts []string) (string, error) {
 	var err error
@@ -710,4 +722,29 @@ func (s *Service) Consult(p Attempts) error {
 		time.Sleep(time.Millisecond)
 	}
 	return err
+}
+
+// errRejected is what the classify service answers a request it will
+// never serve.
+var errRejected = errors.New("rejected")
+
+// Classify sorts the failures before it waits: a rejection is not retried
+// and returns its own error. The guard goes after that test; asked before
+// it, a refusal would turn a rejection into "gave up" and spend a retry
+// on a failure nobody retries.
+func Classify(c *http.Client) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `up to 3 attempts`
+		var resp *http.Response
+		resp, err = c.Get("https://classify.example/v1")
+		if err == nil {
+			defer resp.Body.Close()
+			return resp.Status, nil
+		}
+		if errors.Is(err, errRejected) {
+			return "", fmt.Errorf("classify: %w", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return "", fmt.Errorf("classify: gave up: %w", err)
 }
