@@ -28,13 +28,13 @@ type loop struct {
 	fn        ast.Node // the enclosing function
 
 	// A range over a slice or array: a candidate failover.
-	over  types.Object // the element variable (or the index, when there is no element)
-	list  ast.Expr     // the ranged expression
+	over types.Object // the element variable (or the index, when there is no element)
+	list ast.Expr     // the ranged expression
 	// indexed: a list of endpoints the attempt's target is taken from by
 	// the loop's counter (servers[i]), one endpoint per attempt: a
 	// failover over it (sameValue).
 	indexed ast.Expr
-	keyed bool         // the list holds no endpoints but keys that pick one (keyedTarget)
+	keyed   bool // the list holds no endpoints but keys that pick one (keyedTarget)
 	// A for statement whose post statement picks the next endpoint
 	// (b = s.leastLoaded()) while the condition says one is left
 	// (b != nil): a failover too, over the endpoints the call hands out;
