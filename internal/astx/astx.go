@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"iter"
 	"slices"
 
@@ -114,6 +115,34 @@ func FuncBody(fn ast.Node) *ast.BlockStmt {
 		return fn.Body
 	}
 	return nil
+}
+
+// FuncType returns the type of a *ast.FuncDecl or *ast.FuncLit, or nil.
+func FuncType(fn ast.Node) *ast.FuncType {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return fn.Type
+	case *ast.FuncLit:
+		return fn.Type
+	}
+	return nil
+}
+
+// DeclaresParam reports whether v is a parameter that fn (a
+// *ast.FuncDecl or *ast.FuncLit) declares.
+func DeclaresParam(info *types.Info, fn ast.Node, v *types.Var) bool {
+	ft := FuncType(fn)
+	if ft == nil || ft.Params == nil {
+		return false
+	}
+	for _, fld := range ft.Params.List {
+		for _, n := range fld.Names {
+			if info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // InspectNoLit walks n like ast.Inspect but does not descend into function

@@ -21,6 +21,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/typesx"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -116,13 +117,7 @@ func Of(info *types.Info, cur inspector.Cursor) *Param {
 // that carries a context: a context.Context before the other kinds, the
 // first of a kind, a named one before an unnamed one of the same field.
 func ParamOf(info *types.Info, fn ast.Node) *Param {
-	var ft *ast.FuncType
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		ft = fn.Type
-	case *ast.FuncLit:
-		ft = fn.Type
-	}
+	ft := astx.FuncType(fn)
 	if ft == nil || ft.Params == nil {
 		return nil
 	}

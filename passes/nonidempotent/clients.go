@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/internal/astx"
 	"github.com/retrylint/retrylint/internal/retryapi"
 	"github.com/retrylint/retrylint/internal/retrysite"
 	"github.com/retrylint/retrylint/internal/typesx"
@@ -229,27 +230,10 @@ func (c *checker) boolParam(fn ast.Node, e ast.Expr) *types.Var {
 		return nil
 	}
 	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Kind() != types.ParamVar || !isBoolType(v.Type()) {
+	if !ok || v.Kind() != types.ParamVar || !isBoolType(v.Type()) || !astx.DeclaresParam(c.pass.TypesInfo, fn, v) {
 		return nil
 	}
-	var ft *ast.FuncType
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		ft = fn.Type
-	case *ast.FuncLit:
-		ft = fn.Type
-	}
-	if ft == nil || ft.Params == nil {
-		return nil
-	}
-	for _, fld := range ft.Params.List {
-		for _, n := range fld.Names {
-			if c.pass.TypesInfo.Defs[n] == v {
-				return v
-			}
-		}
-	}
-	return nil
+	return v
 }
 
 func isBoolType(t types.Type) bool {

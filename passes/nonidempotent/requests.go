@@ -166,7 +166,7 @@ func (c *checker) methodCase(cur inspector.Cursor, method string) *ast.Ident {
 			return nil
 		}
 		v, ok := c.pass.TypesInfo.Uses[tag].(*types.Var)
-		if !ok || v.Kind() != types.ParamVar || !isString(v.Type()) || !declaresParam(c.pass.TypesInfo, fd, v) {
+		if !ok || v.Kind() != types.ParamVar || !isString(v.Type()) || !astx.DeclaresParam(c.pass.TypesInfo, fd, v) {
 			return nil
 		}
 		for _, e := range cc.List {
@@ -197,18 +197,6 @@ func (c *checker) callersMethod(cur inspector.Cursor, method string) bool {
 		i := c.sendsArg(fn)
 		sig := fn.Type().(*types.Signature)
 		return i >= 0 && i < sig.Params().Len() && sig.Params().At(i) == c.pass.TypesInfo.Uses[tag]
-	}
-	return false
-}
-
-// declaresParam reports whether v is a parameter of fd.
-func declaresParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
-	for _, fld := range fd.Type.Params.List {
-		for _, n := range fld.Names {
-			if info.Defs[n] == v {
-				return true
-			}
-		}
 	}
 	return false
 }
