@@ -85,7 +85,10 @@
 //     request parameter whatever the method: it sends it inside a retry
 //     site of its own, or every send of it goes through a retrying client
 //     (made in the wrapper or held in a field); a fact, and a wrapper that
-//     reads req.Method is taken to choose what it retries. A wrapper that
+//     reads req.Method is taken to choose what it retries, but for a read
+//     in a block that returns unsent or in the condition of an if that
+//     only keeps books (if req.Method != http.MethodGet {
+//     cache.Delete(key) }: no else, no send, nothing that leaves). A wrapper that
 //     sends it once only where a boolean parameter is false (if !retry {
 //     return c.plain.Do(req) }, then a retrying client) resends it when
 //     a call passes true, or a flag of its own caller that is (a fact

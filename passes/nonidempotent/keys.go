@@ -145,7 +145,8 @@ func (c *checker) keyFact(fn *types.Func) *KeyFact {
 // methodAware reports whether the function reads the request's Method:
 // a send wrapper that retries only some methods. A read in a block that
 // ends in a return and sends nothing (the method put in an error, a dry
-// run's output) chooses nothing.
+// run's output) chooses nothing, nor does one in the condition of an if
+// that only keeps books (keepsBooks: a cache dropped for writes).
 func (c *checker) methodAware(r *request) bool {
 	found := false
 	var stack []ast.Node // the nodes holding the node visited
@@ -160,6 +161,10 @@ func (c *checker) methodAware(r *request) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" && c.rootKind(r, sel.X, 0) == rootReq {
 			found = true
 			for i := len(stack) - 1; i >= 0; i-- {
+				if ifs, ok := stack[i].(*ast.IfStmt); ok && astx.Within(sel, ifs.Cond) {
+					found = !c.keepsBooks(r, ifs)
+					break
+				}
 				if b, ok := stack[i].(*ast.BlockStmt); ok {
 					found = !c.returnsUnsent(r, b)
 					break
@@ -173,6 +178,33 @@ func (c *checker) methodAware(r *request) bool {
 		return true
 	})
 	return found
+}
+
+// keepsBooks reports whether an if statement that tests the request's
+// method only keeps books (if req.Method != http.MethodGet {
+// cache.Delete(key) }): it has no else, and its body neither sends the
+// request nor leaves (no return, break, continue or goto), so every
+// method goes on to the same sends.
+func (c *checker) keepsBooks(r *request, ifs *ast.IfStmt) bool {
+	if ifs.Else != nil || ifs.Init != nil {
+		return false
+	}
+	for _, s := range r.sends {
+		if astx.Within(s, ifs.Body) {
+			return false
+		}
+	}
+	leaves := false
+	ast.Inspect(ifs.Body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			leaves = true
+		case *ast.FuncLit:
+			return false
+		}
+		return !leaves
+	})
+	return !leaves
 }
 
 // returnsUnsent reports whether block b ends in a return and holds no send

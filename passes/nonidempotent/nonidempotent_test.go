@@ -15,7 +15,7 @@ func TestNonIdempotent(t *testing.T) {
 	dir := rltest.WithStubs(t, analysistest.TestData())
 	analysistest.Run(t, dir, nonidempotent.Analyzer,
 		"loops", "libs", "clients", "helpers", "helperuse", "perattempt", "negative",
-		"crossfunc", "switched", "dispatch", "apiclient", "builders", "methodlocal", "retryclient", "restywrap", "restyv3", "holders", "senders", "sdkcall", "sdkopts", "sdkfuncopts", "sdkvalue", "sdkvalueuse", "descriptions", "descuse", "literals", "sdkchain", "sdkconfig", "sdkconfiguse", "sdkconfigkeyed", "sdkmutual")
+		"crossfunc", "switched", "dispatch", "bookkeeping", "apiclient", "builders", "methodlocal", "retryclient", "restywrap", "restyv3", "holders", "senders", "sdkcall", "sdkopts", "sdkfuncopts", "sdkvalue", "sdkvalueuse", "descriptions", "descuse", "literals", "sdkchain", "sdkconfig", "sdkconfiguse", "sdkconfigkeyed", "sdkmutual")
 }
 
 // TestCrossRelated checks where the related information of a request
