@@ -707,32 +707,23 @@ func (f *flow) codeRefused(cond ast.Expr, st state) outcome {
 }
 
 // codeOfCall reports whether the loop's body assigns v from a call that
-// also returns an error (rc, _, err = handshake(conn)).
+// also returns an error (rc, _, err = handshake(conn)), among its
+// definitions of v there (defsInLoop).
 func (f *flow) codeOfCall(v types.Object) bool {
-	if v == nil {
+	w, ok := v.(*types.Var)
+	if !ok {
 		return false
 	}
-	found := false
-	ast.Inspect(f.l.body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || found {
-			return !found
+	for _, d := range f.a.defsInLoop(f.l, w) {
+		as, ok := d.node.(*ast.AssignStmt)
+		if !ok || d.compound || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			continue
 		}
-		if len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+		if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && f.a.resultsError(c) {
 			return true
 		}
-		c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || !f.a.resultsError(c) {
-			return true
-		}
-		for _, l := range as.Lhs {
-			if f.a.objOf(l) == v {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // branchCond returns the boolean condition that decides the branch at

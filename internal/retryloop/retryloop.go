@@ -340,9 +340,20 @@
 //     setBetween).
 //   - Sends a fix keys by host or target, by type: a function value of
 //     Do's type, func(*http.Request) (*http.Response, error), sends the
-//     request it is given; a grpc.UnaryInvoker or grpc.Streamer sends on
+//     request it is given, as does an interface method of that type (a
+//     Sender: any decorator); a grpc.UnaryInvoker or grpc.Streamer sends on
 //     the connection handed with it (fixedattempts' requestHost and
-//     invokerTarget). Types, not names, as above.
+//     invokerTarget). Types, not names, as above. A request a wrapper
+//     hands back, rr.Request() (a method that takes nothing and returns
+//     a request, of a variable made by a call given one request), is
+//     taken to be that request, rewound: its host keys the registry
+//     (fixedattempts' requestWrapped); so is the one request handed to a
+//     function of the package (handedRequest, as retrysite's passedOn
+//     reads it).
+//   - Listens: a function of package net whose name starts with Listen
+//     (Listen, ListenPacket, ListenTCP, ..., a ListenConfig's Listen)
+//     binds a local address and asks no dependency: local work
+//     (retrysite's isPureCall). The standard library's names.
 //   - Dials: what a dial of the standard library depends on is the
 //     address it dials, not the dialer (retrysite.DialAddress: net.Dial,
 //     net.DialTimeout, a net.Dialer's Dial and DialContext, crypto/tls's
